@@ -1,0 +1,40 @@
+"""splitmix64 in numba, bit-identical to ``durak_sim.seeding`` (the contract's plain-Python
+statement). uint64 lives only in here; callers hold the state in a ``uint64[1]`` array."""
+import numba
+import numpy as np
+
+from .config import JIT
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+M1 = np.uint64(0xBF58476D1CE4E5B9)
+M2 = np.uint64(0x94D049BB133111EB)
+
+
+@numba.njit(**JIT)
+def mix(z):
+    z = (z ^ (z >> np.uint64(30))) * M1
+    z = (z ^ (z >> np.uint64(27))) * M2
+    return z ^ (z >> np.uint64(31))
+
+
+@numba.njit(**JIT)
+def stream_start(seed, deal, k):
+    """Initial state of stream k of (seed, deal); seed, deal, k are int64 >= 0."""
+    a = mix(np.uint64(seed) + GOLDEN)
+    b = mix(a + np.uint64(deal) + GOLDEN)
+    return mix(b + np.uint64(k) + GOLDEN)
+
+
+@numba.njit(**JIT)
+def rng_next(rng):
+    """Next 64-bit output of the stream held in ``rng[0]``."""
+    s = rng[0] + GOLDEN
+    rng[0] = s
+    return mix(s)
+
+
+@numba.njit(**JIT)
+def rng_below(rng, n):
+    """A draw in ``0..n-1`` (int64) from the stream in ``rng[0]``: ``(next >> 32) * n >> 32``."""
+    x = rng_next(rng) >> np.uint64(32)
+    return np.int64((x * np.uint64(n)) >> np.uint64(32))

@@ -1,0 +1,124 @@
+"""Strategy plugins: a name -> ``Strategy`` table filled by self-registration.
+
+A strategy module (one file each under ``strategies/``, importable as
+``durak_sim.strategies.NAME``; or any user module) defines ``decide`` (see
+``durak_sim.observation`` for its arguments) and ends with::
+
+    register_strategy("easy", decide, version=1, description="lowest card first (R10.2)")
+
+A numba-compiled ``decide`` (``numba.njit(STRATEGY_SIGNATURE, cache=True)``) runs in the fast
+kernel; a plain Python ``decide`` runs on the reference engine (the slow path).
+
+>>> from durak_sim.registry import get_strategy
+>>> get_strategy("easy").name
+'easy'
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+
+class StrategyError(ValueError):
+    """Unknown or malformed strategy."""
+
+
+@dataclass(frozen=True)
+class Strategy:
+    name: str
+    decide: Callable = field(repr=False, compare=False)
+    version: int = 1
+    description: str = ""
+    memory: int = 1  # int64 words of per-seat workspace (mem[0] is the game stamp)
+    reset: int = 1  # words zeroed at the start of every game
+    compiled: bool = True  # numba-compiled, so the kernel can play it
+    module: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}@{self.version}"
+
+
+_REGISTRY: dict[str, Strategy] = {}
+_ALIASES: dict[str, str] = {}
+_builtins_loaded = False
+
+
+def _is_compiled(fn) -> bool:
+    return type(fn).__module__.startswith("numba")
+
+
+def register_strategy(name: str, decide: Callable, *, version: int = 1, description: str = "",
+                      memory: int = 1, reset: int = 1, aliases: tuple[str, ...] = ()) -> Strategy:
+    """Register ``decide`` under ``name`` (lower-case letters, digits, ``-`` and ``_``)."""
+    if not name or not all(c.isalnum() or c in "-_" for c in name) or name != name.lower():
+        raise StrategyError(f"invalid strategy name {name!r}")
+    if memory < 1 or not 1 <= reset <= memory:
+        raise StrategyError(f"strategy {name!r}: need 1 <= reset <= memory")
+    strat = Strategy(name=name, decide=decide, version=int(version), description=description,
+                     memory=int(memory), reset=int(reset), compiled=_is_compiled(decide),
+                     module=getattr(decide, "__module__", ""))
+    _REGISTRY[name] = strat
+    for a in aliases:
+        _ALIASES[a] = name
+    return strat
+
+
+def load_builtins() -> None:
+    """Import every module of ``durak_sim.strategies`` (each registers itself)."""
+    global _builtins_loaded
+    if _builtins_loaded:
+        return
+    _builtins_loaded = True
+    from . import strategies as pkg
+
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{pkg.__name__}.{info.name}")
+
+
+def load_plugin(spec: str) -> None:
+    """Import a user's strategy module: a dotted module name or a path to a ``.py`` file."""
+    path = Path(spec)
+    try:
+        if spec.endswith(".py"):
+            if not path.is_file():
+                raise StrategyError(f"plugin file not found: {spec}")
+            mod_name = f"durak_sim_plugin_{path.stem}"
+            module_spec = importlib.util.spec_from_file_location(mod_name, path)
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[mod_name] = module
+            module_spec.loader.exec_module(module)
+        else:
+            importlib.import_module(spec)
+    except StrategyError:
+        raise
+    except Exception as exc:  # a user's module failing to import is bad input
+        raise StrategyError(f"cannot load plugin {spec}: {exc}") from exc
+
+
+def get_strategy(name: str) -> Strategy:
+    load_builtins()
+    key = _ALIASES.get(name, name)
+    if key not in _REGISTRY:
+        raise StrategyError(f"unknown strategy {name!r} (registered: {', '.join(strategy_names())})")
+    return _REGISTRY[key]
+
+
+def strategy_names() -> list[str]:
+    load_builtins()
+    return list(_REGISTRY)
+
+
+#: the built-in AI levels in order of strength, weakest first (the default tournament)
+BUILTIN_LEVELS = ("random", "easy", "normal", "hard")
+
+
+def builtin_levels() -> list[str]:
+    load_builtins()
+    return [n for n in BUILTIN_LEVELS if n in _REGISTRY]
