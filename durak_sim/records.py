@@ -1,0 +1,220 @@
+"""Game records, format ``durak-sim/record/1`` (spec/game-record.md): build, check, read, write.
+
+A record is a plain dict whose keys keep the spec's order, so ``dumps`` of the same deal is
+byte-identical whichever engine played it. Files are JSON Lines, one record a line.
+
+>>> from durak_sim.rules import Rules
+>>> rec = make_record(Rules(), 1, 2, ["a", "b"], [[0], [1]], [2, 3], 0,
+...                   [(0, 0, -1), (36 + 4, 1, 0), (73, 0, -1)],
+...                   {"outcome": "draw", "durak": None, "out_order": [0, 1], "bouts": 1})
+>>> rec["actions"][1]
+{'seat': 1, 'act': 'defend', 'card': '7S', 'target': '6S'}
+>>> actions_from_record(rec)[1]
+(40, 1, 0)
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from .actions import ATTACK, DEFEND, STOP, TAKE, TRANSFER, action_card, is_attack, is_defend
+from .cards import card_str, parse_card
+from .reference import RecordError
+from .rules import Rules
+
+FORMAT = "durak-sim/record/1"
+KEYS = ("format", "rules", "seed", "deal", "seats", "hands", "stock", "trump",
+        "first_attacker", "actions", "result")
+RESULT_KEYS = ("outcome", "durak", "out_order", "bouts")
+ACTS = ("attack", "defend", "take", "stop", "transfer")
+
+
+def _act_name(code: int) -> str:
+    if is_attack(code):
+        return "attack"
+    if is_defend(code):
+        return "defend"
+    if code == TAKE:
+        return "take"
+    if code == STOP:
+        return "stop"
+    return "transfer"
+
+
+def action_dict(code: int, seat: int, target: int = -1) -> dict:
+    """One record action: keys ``seat, act, card, target`` (card/target only when present)."""
+    out = {"seat": int(seat), "act": _act_name(code)}
+    card = action_card(code)
+    if card >= 0:
+        out["card"] = card_str(card)
+    if target >= 0:
+        out["target"] = card_str(target)
+    return out
+
+
+def make_record(rules: Rules, seed, deal, seats: list[str], hands: list[list[int]],
+                stock: list[int], first_attacker: int, actions: Iterable[tuple[int, int, int]],
+                result: dict) -> dict:
+    """The record dict of one deal, keys in the spec's order. ``hands`` in dealing order
+    (not sorted), ``stock`` in draw order, ``actions`` as ``(code, seat, target)``."""
+    return {
+        "format": FORMAT,
+        "rules": rules.to_dict(),
+        "seed": None if seed is None else int(seed),
+        "deal": None if deal is None else int(deal),
+        "seats": [str(s) for s in seats],
+        "hands": [[card_str(int(c)) for c in h] for h in hands],
+        "stock": [card_str(int(c)) for c in stock],
+        "trump": card_str(int(stock[-1])),
+        "first_attacker": int(first_attacker),
+        "actions": [action_dict(int(c), s, int(t)) for c, s, t in actions],
+        "result": {
+            "outcome": result["outcome"],
+            "durak": None if result["durak"] is None else int(result["durak"]),
+            "out_order": [int(s) for s in result["out_order"]],
+            "bouts": int(result["bouts"]),
+        },
+    }
+
+
+def dumps(record: dict) -> str:
+    """One line of JSON, no spaces, ASCII only."""
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=True)
+
+
+def write_records(path, records: Iterable[dict]) -> int:
+    """Write records as JSON Lines; returns how many were written."""
+    n = 0
+    with open(Path(path), "w", encoding="ascii", newline="\n") as f:
+        for rec in records:
+            f.write(dumps(rec) + "\n")
+            n += 1
+    return n
+
+
+def read_records(path) -> Iterator[dict]:
+    """Yield the records of a JSON Lines file (blank lines skipped). A line that is not a
+    JSON object raises RecordError naming its line number. Records are not validated: use
+    ``validate_record``."""
+    with open(Path(path), encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise RecordError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
+            if not isinstance(rec, dict):
+                raise RecordError(f"{path}:{lineno}: a record must be a JSON object")
+            yield rec
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _card(text, where: str) -> int:
+    try:
+        return parse_card(text)
+    except ValueError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def validate_record(rec: dict) -> dict:
+    """Check a record's shape (format, keys, types, card strings); return it unchanged.
+    Raises RecordError with a one-line message. Unknown extra keys are allowed (the format
+    may grow). Whether it replays is ``reference.replay``'s job."""
+    if not isinstance(rec, dict):
+        raise RecordError("a record must be a JSON object")
+    if rec.get("format") != FORMAT:
+        raise RecordError(f"unknown record format {rec.get('format')!r} (expected {FORMAT!r})")
+    missing = [k for k in KEYS if k not in rec]
+    if missing:
+        raise RecordError(f"record lacks {', '.join(missing)}")
+    if not isinstance(rec["rules"], dict):
+        raise RecordError("rules must be an object")
+    for key in ("seed", "deal"):
+        if rec[key] is not None and not (_is_int(rec[key]) and rec[key] >= 0):
+            raise RecordError(f"{key} must be a non-negative integer, got {rec[key]!r}")
+    if not isinstance(rec["seats"], list) or not all(isinstance(s, str) for s in rec["seats"]):
+        raise RecordError("seats must be a list of strategy names")
+    n = len(rec["seats"])
+    if not isinstance(rec["hands"], list) or len(rec["hands"]) != n:
+        raise RecordError(f"hands must be a list of {n} hands (one per seat)")
+    for s, hand in enumerate(rec["hands"]):
+        if not isinstance(hand, list):
+            raise RecordError(f"hand {s} must be a list of cards")
+        for c in hand:
+            _card(c, f"hand {s}")
+    if not isinstance(rec["stock"], list) or not rec["stock"]:
+        raise RecordError("stock must be a non-empty list of cards")
+    for c in rec["stock"]:
+        _card(c, "stock")
+    _card(rec["trump"], "trump")
+    if not _is_int(rec["first_attacker"]) or not 0 <= rec["first_attacker"] < n:
+        raise RecordError(f"first_attacker must be a seat 0..{n - 1}")
+    if not isinstance(rec["actions"], list):
+        raise RecordError("actions must be a list")
+    for i, a in enumerate(rec["actions"]):
+        where = f"action {i}"
+        if not isinstance(a, dict):
+            raise RecordError(f"{where} must be an object")
+        if not _is_int(a.get("seat")) or not 0 <= a["seat"] < n:
+            raise RecordError(f"{where}: bad seat {a.get('seat')!r}")
+        act = a.get("act")
+        if act not in ACTS:
+            raise RecordError(f"{where}: unknown act {act!r}")
+        if act in ("attack", "defend", "transfer"):
+            if "card" not in a:
+                raise RecordError(f"{where}: {act} needs a card")
+            _card(a["card"], where)
+        elif "card" in a:
+            raise RecordError(f"{where}: {act} takes no card")
+        if act == "defend":
+            if "target" not in a:
+                raise RecordError(f"{where}: defend needs a target")
+            _card(a["target"], where)
+        elif "target" in a:
+            raise RecordError(f"{where}: only defend has a target")
+    res = rec["result"]
+    if not isinstance(res, dict) or any(k not in res for k in RESULT_KEYS):
+        raise RecordError(f"result must be an object with {', '.join(RESULT_KEYS)}")
+    if res["outcome"] not in ("durak", "draw"):
+        raise RecordError(f"result outcome must be 'durak' or 'draw', got {res['outcome']!r}")
+    if res["durak"] is not None and not (_is_int(res["durak"]) and 0 <= res["durak"] < n):
+        raise RecordError(f"result durak must be a seat or null, got {res['durak']!r}")
+    if (res["outcome"] == "draw") != (res["durak"] is None):
+        raise RecordError("result: durak is null exactly when the outcome is a draw")
+    if not isinstance(res["out_order"], list) or not all(_is_int(s) for s in res["out_order"]):
+        raise RecordError("result out_order must be a list of seats")
+    if not _is_int(res["bouts"]) or res["bouts"] < 0:
+        raise RecordError("result bouts must be a non-negative integer")
+    return rec
+
+
+def actions_from_record(rec: dict) -> list[tuple[int, int, int]]:
+    """``(code, seat, target)`` of every action of a record (target -1 unless defend)."""
+    out = []
+    for i, a in enumerate(rec["actions"]):
+        act = a["act"]
+        target = -1
+        if act == "attack":
+            code = ATTACK + _card(a["card"], f"action {i}")
+        elif act == "defend":
+            code = DEFEND + _card(a["card"], f"action {i}")
+            target = _card(a["target"], f"action {i}")
+        elif act == "take":
+            code = TAKE
+        elif act == "stop":
+            code = STOP
+        elif act == "transfer":
+            code = TRANSFER + _card(a["card"], f"action {i}")
+        else:
+            raise RecordError(f"action {i}: unknown act {act!r}")
+        out.append((code, int(a["seat"]), target))
+    return out
+
+
+__all__ = ["FORMAT", "RecordError", "make_record", "dumps", "write_records", "read_records",
+           "validate_record", "actions_from_record", "action_dict"]

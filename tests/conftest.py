@@ -1,0 +1,45 @@
+"""Shared fixtures. ``ENGINES`` lists every game engine class with the ReferenceGame API
+(``new``, ``from_position``, ``to_move``, ``legal_actions``, ``apply``, ``observation``,
+``history_array``, ``is_over``, ``result``, ``history``, ``copy``, ``permute_hidden``);
+engine-generic tests take the ``engine`` fixture and run once per class.
+
+Tests marked ``slow`` are skipped unless the marker is selected (``pytest -m slow``).
+"""
+import random
+
+import pytest
+
+from durak_sim.reference import ReferenceGame
+
+ENGINES = [ReferenceGame]
+
+
+@pytest.fixture(params=ENGINES, ids=lambda cls: cls.__name__)
+def engine(request):
+    return request.param
+
+
+def pytest_collection_modifyitems(config, items):
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+def random_playout(game, rng: random.Random, visit=None, max_plies: int = 2000):
+    """Play ``game`` to the end with uniformly random legal actions (Python ``rng``);
+    ``visit(game)`` is called before every action and once at the end. Returns the game."""
+    for _ in range(max_plies):
+        if visit is not None:
+            visit(game)
+        if game.is_over():
+            return game
+        game.apply(rng.choice(game.legal_actions()))
+    raise AssertionError(f"no end after {max_plies} plies")
+
+
+@pytest.fixture
+def playout():
+    return random_playout

@@ -1,0 +1,370 @@
+"""durak_sim.stats: every interval against scipy or an independent computation done here."""
+import doctest
+import itertools
+import math
+import statistics
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.optimize
+import scipy.stats
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from durak_sim import stats
+from durak_sim.stats import (bradley_terry, elo_from_score, first_attacker_advantage,
+                             game_length, pairing_table, score_frame, score_from_elo,
+                             seat_advantage, strategy_table, wilson_interval)
+
+Z95 = statistics.NormalDist().inv_cdf(0.975)
+
+
+def simulate_games(strengths, n_deals, seed=0, draw=0.1, deal_effect=0.3):
+    """Duplicate deal pairs between every two strategies.
+
+    Seat 0 of a decisive game wins with probability ``L(elo gap) + u``, ``u`` uniform in
+    ``±deal_effect`` and shared by the deal's two games (the deal favours a seat), so the
+    swapped games are negatively correlated for a strategy when ``deal_effect > 0``."""
+    rng = np.random.default_rng(seed)
+    frames = []
+    for x, y in itertools.combinations(sorted(strengths), 2):
+        u = rng.uniform(-deal_effect, deal_effect, n_deals)
+        first = rng.integers(0, 2, n_deals)
+        for swap in (0, 1):
+            s0, s1 = (x, y) if swap == 0 else (y, x)
+            p = np.clip(score_from_elo(strengths[s0] - strengths[s1]) + u, 0, 1)
+            seat0_wins = rng.random(n_deals) < p
+            is_draw = rng.random(n_deals) < draw
+            frames.append(pd.DataFrame({
+                "seed": seed, "deal": np.arange(n_deals), "swap": swap,
+                "seat0": s0, "seat1": s1,
+                "outcome": np.where(is_draw, "draw", "durak"),
+                "durak": np.where(is_draw, -1, np.where(seat0_wins, 1, 0)),
+                "first_attacker": first, "bouts": rng.poisson(12, n_deals) + 1,
+                "cards_left": np.where(is_draw, 0, rng.integers(1, 7, n_deals))}))
+    return pd.concat(frames, ignore_index=True)
+
+
+@pytest.fixture(scope="module")
+def games():
+    return simulate_games({"easy": 0.0, "random": -120.0, "greedy": 60.0}, 400, seed=3)
+
+
+def seat_score(row, seat):
+    if row.outcome == "draw":
+        return 0.5
+    return 0.0 if row.durak == seat else 1.0
+
+
+# --------------------------------------------------------------------------------------
+# Elo, Wilson
+# --------------------------------------------------------------------------------------
+def test_doctests():
+    assert doctest.testmod(stats).failed == 0
+
+
+def test_elo_score_known_values_and_round_trip():
+    assert elo_from_score(0.75) == pytest.approx(-400 * math.log10(1 / 0.75 - 1), abs=1e-12)
+    assert score_from_elo(200.0) == pytest.approx(1 / (1 + 10 ** (-0.5)), abs=1e-15)
+    e = np.linspace(-800, 800, 33)
+    np.testing.assert_allclose(elo_from_score(score_from_elo(e)), e, atol=1e-9)
+    assert isinstance(elo_from_score(0.5), float)
+
+
+@pytest.mark.parametrize("conf", [0.8, 0.95, 0.99])
+@pytest.mark.parametrize("n", [1, 2, 3, 10, 37, 250])
+def test_wilson_equals_scipy_binomtest(n, conf):
+    for k in sorted({0, 1, 2, n // 3, n // 2, n - 2, n - 1, n} & set(range(n + 1))):
+        ci = scipy.stats.binomtest(k, n).proportion_ci(confidence_level=conf, method="wilson")
+        lo, hi = wilson_interval(k, n, conf)
+        assert lo == pytest.approx(ci.low, abs=1e-14)
+        assert hi == pytest.approx(ci.high, abs=1e-14)
+    ks = np.arange(n + 1)
+    lo_v, hi_v = wilson_interval(ks, np.full(n + 1, n), conf)
+    assert lo_v.shape == (n + 1,)
+    for k in ks:
+        assert (lo_v[k], hi_v[k]) == wilson_interval(int(k), n, conf)
+
+
+def test_wilson_empty_sample_is_nan():
+    assert all(math.isnan(x) for x in wilson_interval(0, 0))
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(n=st.integers(1, 10**6), frac=st.floats(0, 1), conf=st.floats(0.5, 0.999))
+def test_wilson_bounds_are_ordered_and_contain_the_estimate(n, frac, conf):
+    k = round(frac * n)
+    lo, hi = wilson_interval(k, n, conf)
+    assert 0.0 <= lo <= k / n <= hi <= 1.0
+    lo2, hi2 = wilson_interval(k, n, min(conf + 0.0005, 0.9999))
+    assert lo2 <= lo + 1e-15 and hi <= hi2 + 1e-15
+
+
+# --------------------------------------------------------------------------------------
+# Per game, per strategy
+# --------------------------------------------------------------------------------------
+def test_score_frame_brute_force(games):
+    sf = score_frame(games)
+    assert list(sf.columns) == ["seed", "deal", "swap", "seat", "strategy", "opponent",
+                                "result", "score"]
+    assert len(sf) == 2 * len(games)
+    expected = []
+    for row in games.itertuples():
+        for seat, me, opp in ((0, row.seat0, row.seat1), (1, row.seat1, row.seat0)):
+            score = seat_score(row, seat)
+            expected.append((row.seed, row.deal, row.swap, me, opp, seat,
+                             {1.0: "W", 0.5: "D", 0.0: "L"}[score], score))
+    expected.sort()
+    got = list(zip(sf.seed, sf.deal, sf.swap, sf.strategy, sf.opponent, sf.seat, sf.result,
+                   sf.score))
+    assert got == expected
+
+
+def test_strategy_table_brute_force(games):
+    t = strategy_table(games)
+    assert list(t.strategy) == ["easy", "greedy", "random"]
+    for row in t.itertuples():
+        scores = [seat_score(g, s) for g in games.itertuples()
+                  for s, name in ((0, g.seat0), (1, g.seat1)) if name == row.strategy]
+        assert row.games == len(scores)
+        assert (row.wins, row.draws, row.durak) == (scores.count(1.0), scores.count(0.5),
+                                                    scores.count(0.0))
+        assert row.score == pytest.approx(statistics.fmean(scores), abs=1e-12)
+        for name, k in (("win", row.wins), ("durak", row.durak), ("draw", row.draws)):
+            ci = scipy.stats.binomtest(int(k), len(scores)).proportion_ci(method="wilson")
+            assert getattr(row, f"{name}_rate") == pytest.approx(k / len(scores))
+            assert getattr(row, f"{name}_lo") == pytest.approx(ci.low, abs=1e-12)
+            assert getattr(row, f"{name}_hi") == pytest.approx(ci.high, abs=1e-12)
+
+
+# --------------------------------------------------------------------------------------
+# Pairings
+# --------------------------------------------------------------------------------------
+def brute_pairs(games, a, b):
+    """A's pair scores and per-game scores over complete deal pairs, by plain loops."""
+    by_deal = {}
+    for g in games.itertuples():
+        if {g.seat0, g.seat1} == {a, b}:
+            by_deal.setdefault((g.seed, g.deal), []).append(g)
+    pair_scores, game_scores = [], []
+    for twins in by_deal.values():
+        if sorted(g.swap for g in twins) != [0, 1]:
+            continue
+        s = [seat_score(g, 0 if g.seat0 == a else 1) for g in twins]
+        pair_scores.append(sum(s) / 2)
+        game_scores.extend(s)
+    return pair_scores, game_scores
+
+
+def test_pairing_table_against_independent_computation(games):
+    t = pairing_table(games)
+    assert [(r.a, r.b) for r in t.itertuples()] == [("easy", "greedy"), ("easy", "random"),
+                                                   ("greedy", "random")]
+    for row in t.itertuples():
+        pair_scores, game_scores = brute_pairs(games, row.a, row.b)
+        n = len(pair_scores)
+        assert row.pairs == n and row.unpaired == 0 and row.games == 2 * n
+        assert [row.p0, row.p1, row.p2, row.p3, row.p4] == [
+            pair_scores.count(x) for x in (0, 0.25, 0.5, 0.75, 1)]
+        assert (row.a_wins, row.a_draws, row.a_losses) == (
+            game_scores.count(1.0), game_scores.count(0.5), game_scores.count(0.0))
+        mean = statistics.fmean(pair_scores)
+        se = math.sqrt(statistics.pvariance(pair_scores) / n)
+
+        def elo(s):
+            return -400 * math.log10(1 / s - 1)
+
+        assert row.elo == pytest.approx(elo(mean), abs=1e-9)
+        assert row.elo_lo == pytest.approx(elo(mean - Z95 * se), abs=1e-9)
+        assert row.elo_hi == pytest.approx(elo(mean + Z95 * se), abs=1e-9)
+        assert row.los == pytest.approx(statistics.NormalDist().cdf((mean - 0.5) / se), abs=1e-12)
+        sigma_game = math.sqrt(2 * statistics.pvariance(pair_scores))
+        assert row.nelo == pytest.approx((mean - 0.5) / sigma_game * 800 / math.log(10))
+        expected_ratio = ((statistics.pvariance(pair_scores) / n)
+                          / (statistics.pvariance(game_scores) / (2 * n)))
+        assert row.var_ratio == pytest.approx(expected_ratio, rel=1e-12)
+
+
+def test_var_ratio_shows_what_pairing_saves():
+    lucky = pairing_table(simulate_games({"a": 0, "b": 30}, 4000, seed=5, deal_effect=0.45))
+    fair = pairing_table(simulate_games({"a": 0, "b": 30}, 4000, seed=5, deal_effect=0.0))
+    assert lucky.var_ratio[0] < 0.85
+    assert 0.9 < fair.var_ratio[0] < 1.1
+
+
+def test_unpaired_games_are_counted_and_left_out_of_pair_statistics(games):
+    drop = games.index[(games.swap == 1) & (games.deal % 7 == 0)]
+    partial = games.drop(drop)
+    t = pairing_table(partial)
+    complete = games[games.deal % 7 != 0]
+    ref = pairing_table(complete)
+    for row, r in zip(t.itertuples(), ref.itertuples()):
+        assert row.unpaired == row.games - 2 * r.pairs == (games.deal % 7 == 0).sum() // 6
+        assert row.pairs == r.pairs
+        assert row.elo == r.elo and row.var_ratio == r.var_ratio
+        assert row.a_wins + row.a_draws + row.a_losses == row.games
+
+
+def test_order_flips_the_pairing(games):
+    t = pairing_table(games)
+    flipped = pairing_table(games, order=["random", "greedy", "easy"])
+    assert [(r.a, r.b) for r in flipped.itertuples()] == [("random", "greedy"),
+                                                         ("random", "easy"), ("greedy", "easy")]
+    row, back = t.iloc[0], flipped.iloc[2]           # easy-greedy vs greedy-easy
+    assert [back[f"p{i}"] for i in range(5)] == [row[f"p{i}"] for i in range(4, -1, -1)]
+    assert back.elo == pytest.approx(-row.elo)
+    assert back.elo_lo == pytest.approx(-row.elo_hi)
+    with pytest.raises(ValueError, match="not in order"):
+        pairing_table(games, order=["easy"])
+
+
+def test_mirror_games_are_left_out_of_pairings(games):
+    mirror = games.iloc[:10].assign(seat1=games.iloc[:10].seat0)
+    t = pairing_table(pd.concat([games, mirror], ignore_index=True))
+    pd.testing.assert_frame_equal(t, pairing_table(games))
+
+
+def test_bad_input_is_refused(games):
+    with pytest.raises(ValueError, match="lacks column"):
+        pairing_table(games.drop(columns="swap"))
+    with pytest.raises(ValueError, match="unknown outcome"):
+        strategy_table(games.assign(outcome="won"))
+
+
+def test_same_input_same_bytes_whatever_the_row_order(games):
+    shuffled = games.sample(frac=1.0, random_state=11)
+    for fn in (score_frame, strategy_table, pairing_table, first_attacker_advantage,
+               seat_advantage, game_length, lambda g: bradley_terry(g, n_boot=50)):
+        assert fn(games).to_csv(index=False) == fn(shuffled).to_csv(index=False)
+
+
+# --------------------------------------------------------------------------------------
+# Seat, first attacker, length
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("fn, winner", [
+    (first_attacker_advantage, lambda g: g.durak != g.first_attacker),
+    (seat_advantage, lambda g: g.durak == 1)])
+def test_advantage_tables_brute_force(games, fn, winner):
+    t = fn(games)
+    assert list(t.columns) == ["a", "b", "games", "decisive", "wins", "rate", "lo", "hi",
+                               "p_value"]
+    assert (t.a[0], t.b[0]) == ("*", "*")
+    for row in t.itertuples():
+        sel = [g for g in games.itertuples()
+               if row.a == "*" or {g.seat0, g.seat1} == {row.a, row.b}]
+        decisive = [g for g in sel if g.outcome == "durak"]
+        wins = sum(bool(winner(g)) for g in decisive)
+        assert (row.games, row.decisive, row.wins) == (len(sel), len(decisive), wins)
+        ci = scipy.stats.binomtest(wins, len(decisive)).proportion_ci(method="wilson")
+        assert (row.lo, row.hi) == pytest.approx((ci.low, ci.high), abs=1e-12)
+        assert row.p_value == pytest.approx(scipy.stats.binomtest(wins, len(decisive)).pvalue)
+
+
+def test_game_length_brute_force(games):
+    t = game_length(games)
+    for row in t.itertuples():
+        sel = games if row.a == "*" else games[
+            ((games.seat0 == row.a) & (games.seat1 == row.b))
+            | ((games.seat0 == row.b) & (games.seat1 == row.a))]
+        bouts = sel.bouts.to_numpy()
+        cards = sel.cards_left[sel.outcome == "durak"].to_numpy()
+        assert row.games == len(bouts) and row.decisive == len(cards)
+        assert row.bouts_mean == pytest.approx(bouts.mean())
+        assert row.bouts_sd == pytest.approx(bouts.std(ddof=1))
+        assert (row.bouts_min, row.bouts_max) == (bouts.min(), bouts.max())
+        assert [row.bouts_p25, row.bouts_median, row.bouts_p75] == pytest.approx(
+            np.quantile(bouts, [0.25, 0.5, 0.75]))
+        assert row.cards_left_mean == pytest.approx(cards.mean())
+        assert row.cards_left_median == np.median(cards)
+
+
+# --------------------------------------------------------------------------------------
+# Bradley-Terry
+# --------------------------------------------------------------------------------------
+def test_bradley_terry_two_players_is_elo_of_the_score():
+    g = simulate_games({"a": 0.0, "b": 80.0}, 600, seed=2)
+    bt = bradley_terry(g, n_boot=0)
+    score_a = pairing_table(g).score[0]
+    ratings = dict(zip(bt.strategy, bt.rating))
+    assert ratings["a"] - ratings["b"] == pytest.approx(elo_from_score(score_a), abs=1e-7)
+    assert ratings["a"] + ratings["b"] == pytest.approx(0.0, abs=1e-9)
+    assert list(bt.strategy) == ["b", "a"]                  # highest rating first
+    assert bt.lo.isna().all() and (bt.games == 1200).all()
+
+
+def test_bradley_terry_three_players_matches_direct_maximum_likelihood(games):
+    bt = bradley_terry(games, n_boot=0)
+    names = ["easy", "greedy", "random"]
+    t = pairing_table(games)
+    results = [(names.index(r.a), names.index(r.b), r.games, r.a_wins + r.a_draws / 2)
+               for r in t.itertuples()]
+
+    def neg_log_lik(theta):                  # theta: natural-log strengths of greedy, random
+        r = np.concatenate([[0.0], theta])
+        total = 0.0
+        for i, j, n, w in results:
+            p = 1 / (1 + math.exp(r[j] - r[i]))
+            total -= w * math.log(p) + (n - w) * math.log(1 - p)
+        return total
+
+    opt = scipy.optimize.minimize(neg_log_lik, np.zeros(2), method="Nelder-Mead",
+                                  options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 10_000})
+    assert opt.success
+    opt.x = opt.x * 400 / math.log(10)
+    r = np.concatenate([[0.0], opt.x])
+    r -= r.mean()
+    got = dict(zip(bt.strategy, bt.rating))
+    np.testing.assert_allclose([got[n] for n in names], r, atol=1e-5)
+
+
+def test_bradley_terry_bootstrap_contains_estimate_shrinks_and_is_seeded():
+    small = simulate_games({"a": 0, "b": 50, "c": -40}, 300, seed=8)
+    large = simulate_games({"a": 0, "b": 50, "c": -40}, 4800, seed=8)
+    bt_small = bradley_terry(small, n_boot=400, seed=4)
+    bt_large = bradley_terry(large, n_boot=400, seed=4)
+    for bt in (bt_small, bt_large):
+        assert ((bt.lo < bt.rating) & (bt.rating < bt.hi)).all()
+    width_small = (bt_small.hi - bt_small.lo).to_numpy()
+    width_large = (bt_large.hi - bt_large.lo).to_numpy()
+    # 16 times the pairs: about a quarter of the width
+    assert (width_large < 0.4 * width_small).all()
+    pd.testing.assert_frame_equal(bt_small, bradley_terry(small, n_boot=400, seed=4))
+    assert not bt_small.equals(bradley_terry(small, n_boot=400, seed=5))
+
+
+def test_bradley_terry_bootstrap_spread_matches_the_pair_standard_error():
+    g = simulate_games({"a": 0.0, "b": 40.0}, 3000, seed=6)
+    bt = bradley_terry(g, n_boot=2000, seed=1)
+    row = pairing_table(g).iloc[0]
+    # two players: rating gap = Elo of the score, each rating = ±gap / 2
+    half_width = (bt.hi - bt.lo).mean() / 2
+    assert half_width == pytest.approx((row.elo_hi - row.elo_lo) / 4, rel=0.1)
+
+
+def test_bradley_terry_refuses_a_field_without_finite_ratings():
+    g = simulate_games({"a": 0.0, "b": 30.0}, 50, seed=1)
+    a_always_wins = g.assign(outcome="durak", durak=np.where(g.seat0 == "a", 1, 0))
+    with pytest.raises(ValueError, match="Ford"):
+        bradley_terry(a_always_wins)
+
+
+def test_bradley_terry_is_fast_on_a_large_tournament():
+    """4 strategies x 6 pairings x 100,000 deal pairs x 1000 resamples in under 5 s."""
+    rng = np.random.default_rng(0)
+    names = ["a", "b", "c", "d"]
+    n = 100_000
+    frames = []
+    for x, y in itertools.combinations(names, 2):
+        for swap in (0, 1):
+            durak = rng.integers(-1, 2, n)
+            frames.append(pd.DataFrame({
+                "seed": 1, "deal": np.arange(n), "swap": swap,
+                "seat0": x if swap == 0 else y, "seat1": y if swap == 0 else x,
+                "outcome": np.where(durak < 0, "draw", "durak"), "durak": durak}))
+    g = pd.concat(frames, ignore_index=True)
+    start = time.perf_counter()
+    bt = bradley_terry(g, n_boot=1000, seed=0)
+    assert time.perf_counter() - start < 5.0
+    assert (bt.games == 600_000).all() and bt.hi.notna().all()
