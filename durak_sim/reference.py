@@ -507,18 +507,12 @@ def legal_array(codes: list[int]) -> np.ndarray:
     return legal
 
 
-def play(seed: int, deal: int, strategies: list, rules: Rules = Rules()) -> dict:
-    """Play deal ``deal`` of ``seed`` with one strategy per seat; return its game record.
+def play_game(seed: int, deal: int, strategies: list, rules: Rules = Rules()) -> "ReferenceGame":
+    """Play deal ``deal`` of ``seed`` with one strategy per seat; return the finished game.
 
     ``strategies``: registry ``Strategy`` objects (or names, or anything with ``name``,
     ``decide``, ``memory``, ``reset``). A single legal action is played without asking.
-
-    >>> rec = play(1, 0, ["random", "easy"])
-    >>> rec["seats"], replay(rec) == rec["result"]
-    (['random', 'easy'], True)
     """
-    from .records import make_record
-
     strats = [_resolve(s) for s in strategies]
     if len(strats) != rules.players:
         raise ValueError(f"need {rules.players} strategies, got {len(strats)}")
@@ -543,7 +537,21 @@ def play(seed: int, deal: int, strategies: list, rules: Rules = Rules()) -> dict
             raise IllegalActionError(f"strategy {strat.name!r} returned illegal action {code} "
                                      f"at seed {seed} deal {deal}")
         game.apply(code)
-    return make_record(rules, seed, deal, [s.name for s in strats], game.hands_dealt,
+    game.seat_names = [s.name for s in strats]
+    return game
+
+
+def play(seed: int, deal: int, strategies: list, rules: Rules = Rules()) -> dict:
+    """Play deal ``deal`` of ``seed`` (see ``play_game``); return its game record.
+
+    >>> rec = play(1, 0, ["random", "easy"])
+    >>> rec["seats"], replay(rec) == rec["result"]
+    (['random', 'easy'], True)
+    """
+    from .records import make_record
+
+    game = play_game(seed, deal, strategies, rules)
+    return make_record(game.rules, seed, deal, game.seat_names, game.hands_dealt,
                        game.stock_dealt, game.first_attacker, game.history, game.result())
 
 

@@ -9,9 +9,10 @@ import random
 
 import pytest
 
+from durak_sim.kernel.game import KernelGame
 from durak_sim.reference import ReferenceGame
 
-ENGINES = [ReferenceGame]
+ENGINES = [ReferenceGame, KernelGame]
 
 
 @pytest.fixture(params=ENGINES, ids=lambda cls: cls.__name__)

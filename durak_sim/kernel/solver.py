@@ -1,0 +1,799 @@
+"""Exact endgame solver: two-player Podkidnoy with every card known (RULES.md R1-R6).
+
+All cards are known and the stock's order is fixed, so the deal is a finite two-player game
+of perfect information. Its value from seat 0's view is ``1`` (seat 0 goes out, seat 1 is the
+Durak), ``0`` (draw) or ``-1``. The search is a null-window alpha-beta over a transposition
+table, written as module-level njit functions (``cache=True``, type-stable recursion).
+
+Entry points (njit, callable from other njit code; every scalar is int64, arrays int64)
+------------------------------------------------------------------------------------------
+``solve_root(hand0, hand1, trump, stock, stock_n, attacker, table, n_table, taking,
+bout_limit, tt, stamp, node_cap, mode, out, stats) -> value``
+
+* ``hand0``, ``hand1``: card masks of seat 0 and seat 1 (``durak_sim.cards``).
+* ``trump``: trump suit 0..3.
+* ``stock[0:stock_n]``: the cards still in the stock, in draw order (the face-up trump last).
+* ``attacker``: the seat attacking in the current bout.
+* ``table[0:2*n_table]``: the bout's pairs in play order, ``table[2i]`` the i-th attack card and
+  ``table[2i+1]`` the card that beat it or -1. ``n_table == 0``: the attacker must open.
+* ``taking``: 1 once the defender has said take (R3.5).
+* ``bout_limit``: the bout's attack limit (R3.4); ignored when ``n_table == 0`` (it is fixed
+  when the attacker opens).
+* ``tt``: the caller's work array, from ``new_table(log2)`` (``table_words(log2)`` int64
+  words: a ``WORK``-word scratch area, then ``2**log2`` entries of 4 words). One per thread.
+* ``stamp``: int64 > 0, different for every deal. Entries written under another stamp are
+  ignored, so a new stamp is an O(1) clear. Within one stamp every call must describe the
+  same deal (same stock order): reusing entries across the decisions of a deal is what makes
+  later calls cheap, and it never changes an answer (values, optimal sets and the preference
+  order are exact; only node counts depend on what the table already holds).
+* ``node_cap``: search at most about this many nodes (0: no cap). When the cap is hit
+  ``stats[1]`` is 1 and the answer is not exact (see ``stats``).
+* ``mode``: ``MODE_VALUE`` the value only; ``MODE_ONE`` the value and one optimal action
+  (``out[1]``); ``MODE_ALL`` the value and every optimal action in preference order.
+* ``out``: int64[``OUT_SIZE``]: ``out[0] = n``, ``out[1..n]`` action codes
+  (``durak_sim.actions``: attack c = c, defend c = 36 + c, take 72, stop 73).
+* ``stats``: int64[``STATS_SIZE``]: ``[0]`` nodes, ``[1]`` 1 when the value or the optimal set
+  is not exact (node cap, or more than ``MAX_PLY`` plies deep), ``[2]`` 1 when the preference
+  order was cut short by the cap (value and set still exact), ``[3]`` value-search nodes,
+  ``[4]`` optimal-set nodes, ``[5]`` preference nodes, ``[6]`` table cut-offs, ``[7]`` static
+  rule cut-offs.
+
+Preference among optimal actions (``MODE_ALL``; ``MODE_ONE`` returns the first of them)
+------------------------------------------------------------------------------------------
+Every position has a score ``s`` from seat 0's view: ``BIG - p`` when seat 0 wins in ``p``
+plies, ``-(BIG - p)`` when it loses in ``p`` plies, ``0`` for a draw, under play where seat 0
+maximises ``s`` and seat 1 minimises it (so both win as quickly and lose as slowly as they
+can; a draw has no length). The optimal actions are ordered by the score of the position they
+lead to, best for the mover first, ties by action code. Every decision counts as a ply,
+forced ones included. Scores and values share the table: a value test is ``s >= 1`` ("seat 0
+wins") or ``s >= 0``; since no deal lasts ``BIG`` plies these tests need no depth.
+
+``solve_value(...)`` is ``solve_root`` with ``MODE_VALUE`` and no ``out``.
+
+State inside the search: ``h0, h1`` hands, ``tab`` every card on the table (attacks and
+defences), ``unb`` the unbeaten attack card or -1, ``natt`` attacks so far, ``lim`` the limit,
+``tk`` taking, ``att`` attacker, ``sp`` cards drawn from ``stock``, ``mn`` while taking: the
+lowest card that may still be thrown in (throw-ins during a take are searched in increasing
+card order, so each set of thrown cards is searched once; such nodes are never stored).
+
+Exact shortcuts (empty stock; proofs from R3-R5):
+(S1) the attacker opens with his last card: he has no card to throw in, so the bout ends
+after the defender's answer. He wins unless the defender beats it with the defender's own last
+card (draw). Three plies. (S2) the defender holds one card that beats every attacker card:
+the limit is 1, so he beats the opening card, the bout ends, he is out and the attacker is not.
+(S3) the attacker holds a single rank, no more cards than the limit, and the defender more
+cards than that: the attacker plays every card this bout (each matches the opening card's rank,
+whatever the defender does), the defender cannot go out. (S4) while taking, every card the
+attacker still holds may be thrown in: he throws them all and goes out; the taker holds cards.
+(S5) the defender holds one card, it beats the unbeaten card, and no throw-in could follow it
+(limit reached or no matching rank): he beats it and goes out (draw if the attacker has none).
+
+Equal-value reduction: two cards of one suit in the defender's hand with no live card (hands,
+table, stock) between them, each the only live card of its rank, are interchangeable as a
+defence: whatever follows is the same up to renaming the two cards (the one on the table is
+either picked up with the other or discarded). Only the lower one is searched. The same is
+not true of attacks (after a take the two cards are in different hands and one beats the
+other), so attacks are never reduced.
+"""
+import numba
+import numpy as np
+
+from .bits import lowest, popcount
+from .config import JIT
+
+#: bump when the search changes meaning (numba's cache does not see edits in imported files)
+SOLVER_VERSION = 2
+
+# action codes (durak_sim.actions)
+A_DEFEND = 36
+A_TAKE = 72
+A_STOP = 73
+
+MODE_VALUE = 0
+MODE_ONE = 1
+MODE_ALL = 2
+
+OUT_SIZE = 64
+STATS_SIZE = 8
+
+#: a score no deal reaches: plies are bounded by 14 per bout and bouts by about 1,100
+BIG = 1 << 15
+
+# phases, derived from the state
+PH_OPEN = 0
+PH_DEFEND = 1
+PH_ATTACK = 2
+PH_TAKING = 3
+
+# work area at the head of ``tt``
+C_TRUMP = 0
+C_STOCK_N = 1
+C_NODES = 2
+C_CAP = 3
+C_CAPPED = 4
+C_STAMP = 5
+C_TT_MASK = 6
+C_TRUMP_MASK = 7
+C_TT_CUTS = 8
+C_STATIC = 9
+C_BEAT = 16              # 36 words: mask of the cards that beat card c (R1.3)
+C_SUFFIX = C_BEAT + 36   # 37 words: mask of stock[sp:stock_n] for sp = 0..36
+C_STOCK = C_SUFFIX + 37  # 36 words: the stock in draw order
+C_LEGAL = C_STOCK + 36   # 64 words: root actions
+C_EFFORT = C_LEGAL + 64  # 40 words: nodes spent under each root move (MODE_ONE)
+C_MV = C_EFFORT + 40     # MOVES_PER_PLY words per ply: move lists
+MOVES_PER_PLY = 40
+MAX_PLY = 500
+WORK = 1 << 15           # words of the work area (>= C_MV + MOVES_PER_PLY * MAX_PLY)
+TT_WORDS = 4             # an entry: key1, key2, stamp, data
+
+NIB0 = 0x111111111       # bit 4r of every rank r
+SUIT0 = 0x111111111      # the cards of suit 0; suit s is SUIT0 << s
+M32 = 0xFFFFFFFF
+SMASK = (1 << 17) - 1    # a score bound in the data word, offset by BIG
+
+
+def table_words(log2_entries=16):
+    """Length of a ``tt`` array with ``2**log2_entries`` entries (2**16: 2.2 MB)."""
+    return WORK + (TT_WORDS << log2_entries)
+
+
+def new_table(log2_entries=16):
+    """A zeroed ``tt`` work array (stamps must be > 0, so every entry starts stale)."""
+    return np.zeros(table_words(log2_entries), np.int64)
+
+
+@numba.njit(inline="always", **JIT)
+def _ranks_mask(tab):
+    """Every card whose rank is in ``tab`` (R3.3)."""
+    x = (tab | (tab >> 1) | (tab >> 2) | (tab >> 3)) & NIB0
+    return x * 15
+
+
+@numba.njit(inline="always", **JIT)
+def _hash(k1, k2):
+    h = ((k1 & M32) * 0x2545F491) ^ ((k1 >> 32) * 0x4F6CDD1D) ^ ((k2 & M32) * 0x5851F42D) \
+        ^ ((k2 >> 32) * 0x14057B7E)
+    return h ^ (h >> 29)
+
+
+@numba.njit(inline="always", **JIT)
+def _refill(ha, hd, sp, ctx, n):
+    """R4: the attacker draws up to six first, then the defender."""
+    while sp < n and popcount(ha) < 6:
+        ha |= 1 << ctx[C_STOCK + sp]
+        sp += 1
+    while sp < n and popcount(hd) < 6:
+        hd |= 1 << ctx[C_STOCK + sp]
+        sp += 1
+    return ha, hd, sp
+
+
+@numba.njit(inline="always", **JIT)
+def _child(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, a, ctx):
+    """The state after action ``a``; ``term`` is the deal's value if it ends there, else 2."""
+    c0 = h0
+    c1 = h1
+    ctab = tab
+    cunb = unb
+    cnatt = natt
+    clim = lim
+    ctk = tk
+    catt = att
+    csp = sp
+    cmn = mn
+    term = 2
+    if a < A_DEFEND:
+        b = 1 << a
+        if att == 0:
+            c0 = h0 ^ b
+        else:
+            c1 = h1 ^ b
+        ctab = tab | b
+        cnatt = natt + 1
+        if tab == 0:
+            # opening (R3.1): the bout's limit is fixed now (R3.4)
+            clim = min(6, popcount(h1 if att == 0 else h0))
+            cunb = a
+        elif tk == 0:
+            cunb = a
+        else:
+            cmn = a + 1
+    elif a < A_TAKE:
+        b = 1 << (a - A_DEFEND)
+        if att == 0:
+            c1 = h1 ^ b
+        else:
+            c0 = h0 ^ b
+        ctab = tab | b
+        cunb = -1
+    elif a == A_TAKE:
+        ctk = 1
+        cunb = -1
+        cmn = 0
+    else:
+        # stop: the bout ends (R3.6 / R3.7), refill (R4), end check (R5)
+        n = ctx[C_STOCK_N]
+        ha = h0 if att == 0 else h1
+        hd = h1 if att == 0 else h0
+        if tk != 0:
+            hd = hd | tab
+        ha, hd, csp = _refill(ha, hd, sp, ctx, n)
+        if att == 0:
+            c0 = ha
+            c1 = hd
+        else:
+            c0 = hd
+            c1 = ha
+        if tk == 0:
+            catt = 1 - att
+        ctab = 0
+        cunb = -1
+        cnatt = 0
+        clim = 0
+        ctk = 0
+        cmn = 0
+        if csp == n and (c0 == 0 or c1 == 0):
+            if c0 == 0 and c1 == 0:
+                term = 0
+            elif c0 == 0:
+                term = 1
+            else:
+                term = -1
+    return c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term
+
+
+@numba.njit(inline="always", **JIT)
+def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
+    """Exact value (seat 0's view) of a state with an empty stock when one of the rules
+    S1-S5 (module docstring) settles it, else 2."""
+    win = 1 if att == 0 else -1  # the attacker wins
+    if phase == PH_OPEN:
+        nd = popcount(hd)
+        na = popcount(ha)
+        if na == 1:
+            if nd == 1 and (hd & ctx[C_BEAT + lowest(ha)]) != 0:
+                return 0
+            return win                                               # S1
+        if nd == 1:
+            m = ha
+            while m:
+                c = lowest(m)
+                if (hd & ctx[C_BEAT + c]) == 0:
+                    break
+                m &= m - 1
+            if m == 0:
+                return -win                                          # S2
+        if (ha & ~(15 << (lowest(ha) & ~3))) == 0 and na <= min(6, nd) and nd > na:
+            return win                                               # S3
+    elif phase == PH_TAKING:
+        if natt + popcount(ha) <= lim and (ha & ~(_ranks_mask(tab) & ~((1 << mn) - 1))) == 0:
+            return win                                               # S4
+    elif phase == PH_DEFEND:
+        if hd != 0 and (hd & (hd - 1)) == 0 and (hd & ctx[C_BEAT + unb]) != 0:
+            if natt >= lim or (ha & _ranks_mask(tab | hd)) == 0:
+                return 0 if ha == 0 else -win                        # S5
+    return 2
+
+
+@numba.njit(inline="always", **JIT)
+def _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt):
+    """The moves to search, in search order, into tt[base:base+cnt]; returns cnt. ``best``
+    (or -1) goes first. Includes the equal-value reduction of defences."""
+    if att == 0:
+        ha = h0
+        hd = h1
+    else:
+        ha = h1
+        hd = h0
+    cnt = 0
+    trumps = tt[C_TRUMP_MASK]
+    if best >= 0:
+        tt[base] = best
+        cnt = 1
+    if phase == PH_OPEN:
+        # non-trumps before trumps, low first; a card whose rank is single in the hand first
+        for g in range(4):
+            m = ha & ~trumps if g < 2 else ha & trumps
+            while m:
+                c = lowest(m)
+                m &= m - 1
+                if ((ha & (15 << (c & ~3))) == (1 << c)) == ((g & 1) == 0) and c != best:
+                    tt[base + cnt] = c
+                    cnt += 1
+    elif phase == PH_DEFEND:
+        # beaters whose rank the attacker lacks first, non-trumps first, low first; take last
+        bt = hd & tt[C_BEAT + unb]
+        live = h0 | h1 | tab | tt[C_SUFFIX + sp]
+        rk = _ranks_mask(ha)
+        for g in range(4):
+            if g == 0:
+                m = bt & ~trumps & ~rk
+            elif g == 1:
+                m = bt & trumps & ~rk
+            elif g == 2:
+                m = bt & ~trumps & rk
+            else:
+                m = bt & trumps & rk
+            prev = -1
+            prev_single = False
+            while m:
+                c = lowest(m)
+                m &= m - 1
+                single = (live & (15 << (c & ~3))) == (1 << c)
+                # equal-value reduction (module docstring)
+                if single and prev_single and \
+                        (live & ((1 << c) - (1 << (prev + 1)))) & (SUIT0 << (c & 3)) == 0:
+                    prev = c
+                    continue
+                prev = c
+                prev_single = single
+                tt[base + cnt] = A_DEFEND + c
+                cnt += 1
+        tt[base + cnt] = A_TAKE
+        cnt += 1
+    else:
+        # throw-ins (non-trumps first, low first), then stop
+        if natt < lim:
+            cand = ha & _ranks_mask(tab)
+            if phase == PH_TAKING:
+                cand &= ~((1 << mn) - 1)
+        else:
+            cand = 0
+        m = cand & ~trumps
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            tt[base + cnt] = c
+            cnt += 1
+        m = cand & trumps
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            tt[base + cnt] = c
+            cnt += 1
+        tt[base + cnt] = A_STOP
+        cnt += 1
+
+    return cnt
+
+
+@numba.njit(_nrt=False, **JIT)
+def _vs(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, ply, tt):
+    """1 when the score ``s`` of the state (module docstring) is >= t, else 0.
+
+    ``t`` 1 / 0 are the value tests (seat 0 wins / does not lose); other thresholds test
+    distances (``t >= 2``: seat 0 wins within ``BIG - t`` plies; ``t <= -1``: seat 0 does not
+    lose within ``BIG + t - 1`` plies)."""
+    tt[C_NODES] += 1
+    if tt[C_CAPPED] != 0:
+        return 0
+    if tt[C_NODES] > tt[C_CAP] or ply >= MAX_PLY:
+        tt[C_CAPPED] = 1
+        return 0
+    n = tt[C_STOCK_N]
+    if att == 0:
+        ha = h0
+        hd = h1
+    else:
+        ha = h1
+        hd = h0
+    if tab == 0:
+        phase = PH_OPEN
+        mover = att
+    elif tk != 0:
+        phase = PH_TAKING
+        mover = att
+    elif unb >= 0:
+        phase = PH_DEFEND
+        mover = 1 - att
+    else:
+        phase = PH_ATTACK
+        mover = att
+
+    if sp == n:
+        v = _static(ha, hd, tab, unb, natt, lim, att, mn, phase, tt)
+        if v != 2:
+            # a settled value gives the score's sign; S1 also its length (3 plies)
+            if v == 0 or (v > 0 and t <= 1) or (v < 0 and t >= 0):
+                tt[C_STATIC] += 1
+                return 1 if v * BIG >= t else 0
+            if phase == PH_OPEN and (ha & (ha - 1)) == 0:
+                tt[C_STATIC] += 1
+                return 1 if v * (BIG - 3) >= t else 0
+
+    # transposition table: bout starts only (other nodes transpose too rarely to pay)
+    use_tt = phase == PH_OPEN
+    best = -1
+    slot = 0
+    k1 = 0
+    lo = -BIG
+    hi = BIG
+    if use_tt:
+        k1 = h0 | (att << 36) | ((n - sp) << 37)
+        slot = WORK + (_hash(k1, h1) & tt[C_TT_MASK]) * TT_WORDS
+        if tt[slot + 2] == tt[C_STAMP] and tt[slot] == k1 and tt[slot + 1] == h1:
+            d = tt[slot + 3]
+            lo = (d & SMASK) - BIG
+            hi = ((d >> 17) & SMASK) - BIG
+            if lo >= t:
+                tt[C_TT_CUTS] += 1
+                return 1
+            if hi < t:
+                tt[C_TT_CUTS] += 1
+                return 0
+            best = (d >> 34) - 1
+
+    base = C_MV + ply * MOVES_PER_PLY
+    cnt = _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt)
+
+    # ---- search; children test the threshold that makes this node's test succeed
+    if t >= 2:
+        ct = t + 1
+    elif t <= -1:
+        ct = t - 1
+    else:
+        ct = t
+    maxnode = mover == 0
+    result = 0 if maxnode else 1
+    cut = -1
+    for i in range(cnt):
+        a = tt[base + i]
+        c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term = _child(
+            h0, h1, tab, unb, natt, lim, tk, att, sp, mn, a, tt)
+        if term != 2:
+            r = 1 if term * BIG >= ct else 0
+        else:
+            r = _vs(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, ct, ply + 1, tt)
+        if maxnode:
+            if r != 0:
+                result = 1
+                cut = a
+                break
+        else:
+            if r == 0:
+                result = 0
+                cut = a
+                break
+    if tt[C_CAPPED] != 0:
+        return result
+    if use_tt:
+        if result != 0:
+            if t > lo:
+                lo = t
+        else:
+            if t - 1 < hi:
+                hi = t - 1
+        if cut < 0:
+            cut = best
+        tt[slot] = k1
+        tt[slot + 1] = h1
+        tt[slot + 2] = tt[C_STAMP]
+        tt[slot + 3] = (lo + BIG) | ((hi + BIG) << 17) | ((cut + 1) << 34)
+    return result
+
+
+@numba.njit(**JIT)
+def _setup(trump, stock, stock_n, tt, stamp, node_cap):
+    ctx = tt
+    for i in range(C_BEAT):
+        ctx[i] = 0
+    ctx[C_TRUMP] = trump
+    ctx[C_STOCK_N] = stock_n
+    ctx[C_CAP] = node_cap if node_cap > 0 else (1 << 62)
+    ctx[C_STAMP] = stamp
+    entries = (tt.shape[0] - WORK) // TT_WORDS
+    p = 1
+    while p * 2 <= entries:
+        p *= 2
+    ctx[C_TT_MASK] = p - 1
+    ctx[C_TRUMP_MASK] = SUIT0 << trump
+    for c in range(36):
+        s = c & 3
+        higher = (SUIT0 << s) & ~((2 << c) - 1)
+        if s != trump:
+            higher |= SUIT0 << trump
+        ctx[C_BEAT + c] = higher
+    acc = 0
+    ctx[C_SUFFIX + stock_n] = 0
+    for i in range(stock_n - 1, -1, -1):
+        acc |= 1 << stock[i]
+        ctx[C_SUFFIX + i] = acc
+        ctx[C_STOCK + i] = stock[i]
+
+
+@numba.njit(**JIT)
+def _legal(h0, h1, tab, unb, natt, lim, tk, att, ctx, out, o):
+    """Every legal action, codes ascending, into out[o+1..]; the count into out[o]."""
+    ha = h0 if att == 0 else h1
+    hd = h1 if att == 0 else h0
+    cnt = 0
+    if tab == 0:
+        m = ha
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            cnt += 1
+            out[o + cnt] = c
+    elif tk == 0 and unb >= 0:
+        m = hd & ctx[C_BEAT + unb]
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            cnt += 1
+            out[o + cnt] = A_DEFEND + c
+        cnt += 1
+        out[o + cnt] = A_TAKE
+    else:
+        m = ha & _ranks_mask(tab) if natt < lim else 0
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            cnt += 1
+            out[o + cnt] = c
+        cnt += 1
+        out[o + cnt] = A_STOP
+    out[o] = cnt
+    return cnt
+
+
+@numba.njit(**JIT)
+def _strength(h, trump):
+    s = 0
+    m = h
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        s += (c >> 2) + (9 if (c & 3) == trump else 0)
+    return s
+
+
+@numba.njit(**JIT)
+def _guess_seat0_wins(h0, h1, trump):
+    """Which value test runs first: seat 0 is guessed to win when its cards are stronger on
+    average (rank, +9 for a trump): right in about 85% of benchmark endgames."""
+    return _strength(h0, trump) * popcount(h1) >= _strength(h1, trump) * popcount(h0)
+
+
+@numba.njit(**JIT)
+def _score_ge(h0, h1, tab, unb, natt, lim, tk, att, sp, t, tt):
+    """Score test of a state at the root's children (ply 1, fresh throw-in order)."""
+    return _vs(h0, h1, tab, unb, natt, lim, tk, att, sp, sp - sp, t, sp - sp + 1, tt)
+
+
+@numba.njit(**JIT)
+def _win_within(h0, h1, tab, unb, natt, lim, tk, att, sp, v, p, tt):
+    """Whether the seat that wins (``v``: 1 seat 0, -1 seat 1) wins within ``p`` plies."""
+    if v > 0:
+        return _score_ge(h0, h1, tab, unb, natt, lim, tk, att, sp, BIG - p, tt) != 0
+    return _score_ge(h0, h1, tab, unb, natt, lim, tk, att, sp, p - BIG + 1, tt) == 0
+
+
+@numba.njit(**JIT)
+def _exact_score(h0, h1, tab, unb, natt, lim, tk, att, sp, v, horizon, tt):
+    """Score of a child state of known value ``v`` (seat 0's view) with its length capped:
+    ``v * (BIG - min(p, horizon + 1))`` for a deal that ends in ``p`` plies."""
+    if v == 0:
+        return v - v
+    # smallest p <= horizon with a win within p plies: doubling steps, then bisection
+    lo = 1
+    hi = horizon + 1
+    p = 1
+    while p <= horizon:
+        if _win_within(h0, h1, tab, unb, natt, lim, tk, att, sp, v, p, tt):
+            hi = p
+            break
+        if tt[C_CAPPED] != 0:
+            return v * (BIG - lo)
+        lo = p + 1
+        p = min(2 * p, horizon) if p < horizon else horizon + 1
+    while lo < hi:
+        p = (lo + hi) // 2
+        if _win_within(h0, h1, tab, unb, natt, lim, tk, att, sp, v, p, tt):
+            hi = p
+        else:
+            lo = p + 1
+        if tt[C_CAPPED] != 0:
+            break
+    return v * (BIG - lo)
+
+
+@numba.njit(inline="always", **JIT)
+def _phase(tab, unb, tk):
+    if tab == 0:
+        return PH_OPEN
+    if tk != 0:
+        return PH_TAKING
+    if unb >= 0:
+        return PH_DEFEND
+    return PH_ATTACK
+
+
+@numba.njit(**JIT)
+def _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, t, tt):
+    """``_vs`` at the root (value tests only), with the nodes spent under each move added up
+    in tt[C_EFFORT + i]. Returns (result, the move that decided it or -1)."""
+    z = h0 - h0
+    maxnode = mover == 0
+    for i in range(cnt):
+        a = tt[C_MV + i]
+        c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term = _child(
+            h0, h1, tab, unb, natt, lim, tk, att, z, z, a, tt)
+        if term != 2:
+            r = 1 if term * BIG >= t else 0
+        else:
+            before = tt[C_NODES]
+            r = _vs(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, z, t, z + 1, tt)
+            tt[C_EFFORT + i] += tt[C_NODES] - before
+        if maxnode and r != 0:
+            return 1, a
+        if not maxnode and r == 0:
+            return 0, a
+    return (0 if maxnode else 1), -1
+
+
+@numba.njit(**JIT)
+def _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, tt):
+    """The value (seat 0's view) by at most two null-window tests, the likelier outcome
+    first; and a move for the mover: an optimal one when the mover does not lose, else the
+    one whose refutation took the most nodes (the first such in search order)."""
+    z = h0 - h0
+    cnt = _moves(h0, h1, tab, unb, natt, lim, tk, att, z, z, _phase(tab, unb, tk), z - 1,
+                 z + C_MV, tt)
+    for i in range(cnt):
+        tt[C_EFFORT + i] = 0
+    first = 1 if _guess_seat0_wins(h0, h1, trump) else 0
+    r, cut = _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, z + first, tt)
+    good = -1
+    if first == 1:
+        if r != 0:
+            v = 1
+            if mover == 0:
+                good = cut
+        else:
+            if mover == 1:
+                good = cut
+            r, cut = _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, z, tt)
+            if r != 0:
+                v = 0
+                if mover == 0:
+                    good = cut
+            else:
+                v = -1
+                if mover == 1:
+                    good = cut
+    else:
+        if r == 0:
+            v = -1
+            if mover == 1:
+                good = cut
+        else:
+            if mover == 0:
+                good = cut
+            r, cut = _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, z + 1, tt)
+            if r != 0:
+                v = 1
+                if mover == 0:
+                    good = cut
+            else:
+                v = 0
+                if mover == 1:
+                    good = cut
+    if good < 0 and cnt > 0:
+        # the mover loses whatever he does: the most resistant move
+        bi = 0
+        for i in range(1, cnt):
+            if tt[C_EFFORT + i] > tt[C_EFFORT + bi]:
+                bi = i
+        good = tt[C_MV + bi]
+    return v, good
+
+
+@numba.njit(**JIT)
+def solve_root(hand0, hand1, trump, stock, stock_n, attacker, table, n_table, taking,
+               bout_limit, tt, stamp, node_cap, mode, out, stats):
+    """Value (seat 0's view) of the position; optimal actions into ``out`` (module docstring)."""
+    _setup(trump, stock, stock_n, tt, stamp, node_cap)
+    for i in range(STATS_SIZE):
+        stats[i] = 0
+    out[0] = 0
+    h0 = hand0
+    h1 = hand1
+    tab = h0 - h0
+    unb = tab - 1
+    for i in range(n_table):
+        tab |= 1 << table[2 * i]
+        if table[2 * i + 1] >= 0:
+            tab |= 1 << table[2 * i + 1]
+        elif taking == 0:
+            unb = table[2 * i]
+    natt = n_table
+    lim = bout_limit if n_table > 0 else tab
+    tk = tab - tab + (1 if taking != 0 else 0)
+    att = attacker
+    if tab == 0 and stock_n == 0 and (h0 == 0 or h1 == 0):
+        # the deal is over (R5.2)
+        return 0 if h0 == 0 and h1 == 0 else (1 if h0 == 0 else -1)
+
+    if _phase(tab, unb, tk) == PH_DEFEND:
+        mover = 1 - att
+    else:
+        mover = att
+    v, good = _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, tt)
+    stats[3] = tt[C_NODES]
+    if tt[C_CAPPED] != 0 or mode != MODE_ALL:
+        stats[0] = tt[C_NODES]
+        stats[1] = tt[C_CAPPED]
+        stats[6] = tt[C_TT_CUTS]
+        stats[7] = tt[C_STATIC]
+        if mode != MODE_VALUE:
+            out[0] = 1
+            out[1] = good
+        return v
+    nl = _legal(h0, h1, tab, unb, natt, lim, tk, att, tt, tt, C_LEGAL)
+    # the optimal set: a child is optimal when its value equals v
+    k = 0
+    for i in range(1, nl + 1):
+        a = tt[C_LEGAL + i]
+        c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term = _child(
+            h0, h1, tab, unb, natt, lim, tk, att, tab - tab, tab - tab, a, tt)
+        if term != 2:
+            opt = term == v
+        elif mover == 0:
+            opt = v == -1 or _score_ge(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, v,
+                                       tt) != 0
+        else:
+            opt = v == 1 or _score_ge(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, v + 1,
+                                      tt) == 0
+        if opt:
+            k += 1
+            out[k] = a
+    out[0] = k
+    stats[4] = tt[C_NODES] - stats[3]
+    if tt[C_CAPPED] != 0:
+        stats[0] = tt[C_NODES]
+        stats[1] = tt[C_CAPPED]
+        out[0] = 1
+        out[1] = good
+        return v
+    if k > 1 and v != 0:
+        # preference: exact scores of the optimal children, best for the mover first
+        scores = np.empty(k, np.int64)
+        for j in range(k):
+            c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term = _child(
+                h0, h1, tab, unb, natt, lim, tk, att, tab - tab, tab - tab, out[j + 1], tt)
+            if term != 2:
+                scores[j] = term * BIG
+            else:
+                scores[j] = _exact_score(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, v,
+                                         BIG - 2, tt)
+            if tt[C_CAPPED] != 0:
+                stats[2] = 1
+                for jj in range(j + 1, k):
+                    scores[jj] = -BIG if mover == 0 else BIG
+                break
+        # stable insertion sort: best for the mover first, ties by action code
+        for j in range(1, k):
+            a = out[j + 1]
+            sj = scores[j]
+            i = j - 1
+            while i >= 0 and ((mover == 0 and scores[i] < sj) or (mover == 1 and scores[i] > sj)):
+                scores[i + 1] = scores[i]
+                out[i + 2] = out[i + 1]
+                i -= 1
+            scores[i + 1] = sj
+            out[i + 2] = a
+    stats[5] = tt[C_NODES] - stats[3] - stats[4]
+    stats[0] = tt[C_NODES]
+    stats[6] = tt[C_TT_CUTS]
+    stats[7] = tt[C_STATIC]
+    return v
+
+
+@numba.njit(**JIT)
+def solve_value(hand0, hand1, trump, stock, stock_n, attacker, table, n_table, taking,
+                bout_limit, tt, stamp, node_cap, stats):
+    """``solve_root`` in ``MODE_VALUE``: the value only (seat 0's view)."""
+    out = np.empty(1, np.int64)
+    return solve_root(hand0, hand1, trump, stock, stock_n, attacker, table, n_table, taking,
+                      bout_limit, tt, stamp, node_cap, stamp - stamp, out, stats)

@@ -1,0 +1,292 @@
+"""Play seeded games between strategies: the public, numba-free face of the kernel.
+
+>>> batch = play_games(["easy", "random"], seed=1, deals=range(10))
+>>> len(batch), batch.frame().columns[:4].tolist()
+(20, ['seed', 'deal', 'swap', 'seat0'])
+
+Game ``g`` of a batch is deal ``deals[g // 2]`` with the seats swapped when ``g`` is odd
+(duplicate play), or deal ``deals[g]`` as listed with ``swap=False``. Every game depends only
+on (seed, deal index, strategies in their seats): not on threads, chunking or blocks.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Sequence
+
+import numpy as np
+
+from .errors import UserError
+from .registry import Strategy, get_strategy
+from .rules import Rules
+from .seeding import MAX_SEED
+
+#: games per kernel call when records are kept (their action buffers are large)
+RECORD_BLOCK = 1024
+
+
+class IllegalStrategyAction(RuntimeError):
+    """A strategy returned an action that was not legal."""
+
+
+def _kernel():
+    # imported lazily: importing numba costs half a second that listing strategies must not pay
+    from .kernel import engine
+
+    return engine
+
+
+def cpu_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover
+        return os.cpu_count() or 1
+
+
+def resolve_strategies(names: Sequence[str | Strategy]) -> list[Strategy]:
+    return [n if isinstance(n, Strategy) else get_strategy(n) for n in names]
+
+
+def check_seed(seed: int) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise UserError(f"seed must be an integer in 0..{MAX_SEED}, got {seed!r}")
+    return int(seed)
+
+
+@dataclass
+class GameBatch:
+    """Results of a batch of games; ``results`` holds the kernel's R_* columns per game."""
+
+    seed: int
+    rules: Rules
+    strategies: list[Strategy]
+    deals: np.ndarray  # deal index per game
+    rots: np.ndarray  # seat s of game g is played by strategies[(s + rots[g]) % players]
+    results: np.ndarray
+    actions: np.ndarray | None = None  # packed histories per game when recorded
+    decks: np.ndarray | None = None
+    seconds: float = 0.0
+    compile_seconds: float = 0.0
+    meta: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.deals)
+
+    def seat_names(self, g: int) -> list[str]:
+        n = len(self.strategies)
+        return [self.strategies[(s + int(self.rots[g])) % n].name for s in range(n)]
+
+    @property
+    def decisions(self) -> int:
+        return int(self.results[:, _kernel().R_DECISIONS].sum())
+
+    def frame(self):
+        """One row per game (the columns ``durak_sim.stats`` expects)."""
+        import pandas as pd
+
+        E = _kernel()
+        r = self.results
+        names = [s.name for s in self.strategies]
+        n = len(names)
+        rot = self.rots
+        return pd.DataFrame({
+            "seed": np.full(len(self), self.seed, np.int64),
+            "deal": self.deals.astype(np.int64),
+            "swap": rot.astype(np.int64),
+            "seat0": pd.Categorical.from_codes(rot % n, names) if n > 1 else names[0],
+            "seat1": pd.Categorical.from_codes((1 + rot) % n, names),
+            "outcome": np.where(r[:, E.R_OUTCOME] == 1, "draw", "durak"),
+            "durak": r[:, E.R_DURAK],
+            "first_attacker": r[:, E.R_FIRST],
+            "bouts": r[:, E.R_BOUTS],
+            "cards_left": r[:, E.R_CARDS_LEFT],
+        }).astype({"seat0": str, "seat1": str})
+
+    def records(self) -> Iterator[dict]:
+        """Game records (``durak-sim/record/1``) of a recorded batch, in game order."""
+        from .actions import unpack_history
+        from .records import make_record
+
+        if self.actions is None:
+            raise ValueError("this batch was played without records")
+        E = _kernel()
+        players, hs = self.rules.players, self.rules.hand_size
+        for g in range(len(self)):
+            row = self.results[g]
+            deck = [int(c) for c in self.decks[g]]
+            n = players * hs
+            hands = [deck[s:n:players] for s in range(players)]
+            stock = deck[n + 1:] + [deck[n]]
+            acts = [unpack_history(int(e)) for e in self.actions[g, :row[E.R_N_ACTIONS]]]
+            durak = int(row[E.R_DURAK])
+            result = {"outcome": "draw" if durak < 0 else "durak",
+                      "durak": None if durak < 0 else durak,
+                      "out_order": [int(x) for x in row[E.R_OUT:E.R_OUT + row[E.R_N_OUT]]],
+                      "bouts": int(row[E.R_BOUTS])}
+            yield make_record(self.rules, self.seed, int(self.deals[g]), self.seat_names(g),
+                              hands, stock, int(row[E.R_FIRST]), acts, result)
+
+
+def game_schedule(deals: Iterable[int], players: int, swap: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(deal per game, rotation per game): with ``swap`` every deal is played once per seat
+    rotation, rotations of one deal next to each other."""
+    d = np.asarray(list(deals) if not isinstance(deals, np.ndarray) else deals, dtype=np.int64)
+    if d.size and d.min() < 0:
+        raise UserError("deal indices must be >= 0")
+    if not swap:
+        return d, np.zeros(len(d), np.int64)
+    return np.repeat(d, players), np.tile(np.arange(players, dtype=np.int64), len(d))
+
+
+def _set_threads(threads: int | None) -> int:
+    import numba
+
+    limit = numba.config.NUMBA_NUM_THREADS
+    t = cpu_count() if threads is None else int(threads)
+    if not 1 <= t <= limit:
+        raise UserError(f"threads must be in 1..{limit}, got {threads}")
+    numba.set_num_threads(t)
+    return t
+
+
+def play_schedule(strategies: Sequence[str | Strategy], seed: int, deals: np.ndarray,
+                  rots: np.ndarray, *, rules: Rules = Rules(), threads: int | None = None,
+                  record: bool = False) -> GameBatch:
+    """Play the games ``(deals[g], rots[g])`` and return their batch."""
+    import time
+
+    strats = resolve_strategies(strategies)
+    seed = check_seed(seed)
+    if len(strats) != rules.players:
+        raise UserError(f"{rules.players} players need {rules.players} strategies, got {len(strats)}")
+    if not all(s.compiled for s in strats):
+        return _play_reference(strats, seed, deals, rots, rules, record)
+    E = _kernel()
+    n_threads = _set_threads(threads)
+    fns = tuple(s.decide for s in strats)
+    mem_size = np.int64(max(s.memory for s in strats))
+    resets = np.array([s.reset for s in strats], np.int64)
+    n = len(deals)
+    results = np.zeros((n, E.R_COLS), np.int64)
+    actions = decks = None
+    compile_s = _warm(E, fns, rules, mem_size, resets)
+    t1 = time.perf_counter()
+    if record:
+        actions = np.zeros((n, E.MAX_ACTIONS), np.int64)
+        decks = np.zeros((n, 36), np.int64)
+        for lo in range(0, n, RECORD_BLOCK):
+            hi = min(n, lo + RECORD_BLOCK)
+            _run(E, seed, deals[lo:hi], rots[lo:hi], fns, rules, mem_size, resets, n_threads,
+                 results[lo:hi], actions[lo:hi], decks[lo:hi])
+    else:
+        _run(E, seed, deals, rots, fns, rules, mem_size, resets, n_threads, results, None, None)
+    seconds = time.perf_counter() - t1
+    batch = GameBatch(seed, rules, strats, deals, rots, results, actions, decks, seconds,
+                      compile_s, {"backend": "kernel", "threads": n_threads})
+    _check_errors(batch)
+    return batch
+
+
+_warmed: set = set()
+
+
+def _warm(E, fns, rules, mem_size, resets) -> float:
+    """Compile (or load from the cache) the kernel for these strategies; seconds taken."""
+    import time
+
+    key = (fns, rules)
+    if key in _warmed:
+        return 0.0
+    t = time.perf_counter()
+    one = np.zeros(1, np.int64)
+    res = np.zeros((1, E.R_COLS), np.int64)
+    dummy = np.zeros((1, 1), np.int64)
+    E.play_batch(np.int64(0), one, one, fns, np.int64(rules.players), np.int64(rules.hand_size),
+                 mem_size, resets, np.int64(1), res, False, dummy, dummy)
+    _warmed.add(key)
+    return time.perf_counter() - t
+
+
+def _run(E, seed, deals, rots, fns, rules, mem_size, resets, n_threads, results, actions, decks):
+    n = len(deals)
+    if n == 0:
+        return
+    record = actions is not None
+    if not record:
+        actions = decks = np.zeros((1, 1), np.int64)
+    # enough chunks to balance uneven game lengths; results do not depend on the count
+    n_chunks = max(1, min(n, 16 * n_threads))
+    E.play_batch(np.int64(seed), np.ascontiguousarray(deals), np.ascontiguousarray(rots), fns,
+                 np.int64(rules.players), np.int64(rules.hand_size), mem_size, resets,
+                 np.int64(n_chunks), results, record, actions, decks)
+
+
+def _check_errors(batch: GameBatch) -> None:
+    E = _kernel()
+    bad = np.flatnonzero(batch.results[:, E.R_ERROR])
+    if not len(bad):
+        return
+    g = int(bad[0])
+    row = batch.results[g]
+    seat = int(row[E.R_ERROR_SEAT])
+    name = batch.seat_names(g)[seat]
+    if row[E.R_ERROR] == E.ERR_ILLEGAL:
+        raise IllegalStrategyAction(
+            f"strategy {name!r} (seat {seat}) returned illegal action {int(row[E.R_ERROR_ACTION])} "
+            f"at seed {batch.seed} deal {int(batch.deals[g])}")
+    raise IllegalStrategyAction(f"game too long (> {E.MAX_ACTIONS} actions) at seed {batch.seed} "
+                                f"deal {int(batch.deals[g])}")
+
+
+def _play_reference(strats, seed, deals, rots, rules, record) -> GameBatch:
+    """The slow path: any strategy written in plain Python plays on the reference engine."""
+    import time
+
+    from .actions import pack_history
+    from .reference import IllegalActionError, play_game
+
+    E = _kernel()
+    n = len(deals)
+    players = rules.players
+    results = np.zeros((n, E.R_COLS), np.int64)
+    actions = np.zeros((n, E.MAX_ACTIONS), np.int64) if record else None
+    decks = np.zeros((n, 36), np.int64) if record else None
+    t = time.perf_counter()
+    for g in range(n):
+        rot = int(rots[g])
+        seated = [strats[(s + rot) % players] for s in range(players)]
+        try:
+            game = play_game(seed, int(deals[g]), seated, rules)
+        except IllegalActionError as exc:
+            raise IllegalStrategyAction(str(exc)) from None
+        res = game.result()
+        durak = -1 if res["durak"] is None else res["durak"]
+        row = results[g]
+        row[E.R_OUTCOME] = int(durak < 0)
+        row[E.R_DURAK] = durak
+        row[E.R_FIRST] = game.first_attacker
+        row[E.R_BOUTS] = res["bouts"]
+        row[E.R_CARDS_LEFT] = bin(game.hands[durak]).count("1") if durak >= 0 else 0
+        row[E.R_N_ACTIONS] = len(game.history)
+        row[E.R_N_OUT] = len(res["out_order"])
+        row[E.R_OUT:E.R_OUT + 6] = -1
+        row[E.R_OUT:E.R_OUT + len(res["out_order"])] = res["out_order"]
+        if record:
+            for k, (code, seat, target) in enumerate(game.history):
+                actions[g, k] = pack_history(code, seat, target)
+            n_cards = players * rules.hand_size
+            for s in range(players):
+                decks[g, s:n_cards:players] = game.hands_dealt[s]
+            decks[g, n_cards] = game.stock_dealt[-1]
+            decks[g, n_cards + 1:] = game.stock_dealt[:-1]
+    return GameBatch(seed, rules, list(strats), deals, rots, results, actions, decks,
+                     time.perf_counter() - t, 0.0, {"backend": "reference"})
+
+
+def play_games(strategies: Sequence[str | Strategy], *, seed: int, deals: Iterable[int],
+               swap: bool = True, rules: Rules = Rules(), threads: int | None = None,
+               record: bool = False) -> GameBatch:
+    """Play every deal of ``deals`` between ``strategies`` (seat order), each deal once per
+    seat rotation when ``swap`` (duplicate play)."""
+    d, rots = game_schedule(deals, rules.players, swap)
+    return play_schedule(strategies, seed, d, rots, rules=rules, threads=threads, record=record)
