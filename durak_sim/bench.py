@@ -1,0 +1,54 @@
+"""Engine throughput: deals/s and decisions/s per thread count, compile time apart.
+
+Each result is a plain dict (one JSON line in ``durak-sim bench`` and ``benchmarks/``).
+A "deal" here is one game played from one shuffled deck (no seat swap), so deals/s is
+games/s. Compile (or cache load) time is measured on a warm-up call and never enters the
+throughput; the best of ``repeat`` timed runs is reported, with the median beside it.
+"""
+from __future__ import annotations
+
+import platform
+import statistics
+import time
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from .errors import UserError
+from .play import cpu_count, play_games, resolve_strategies
+
+
+def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[int] | None = None,
+              repeat: int = 3, seed: int = 1) -> Iterator[dict]:
+    import numba
+
+    from . import __version__
+
+    strats = resolve_strategies(names)
+    if not all(s.compiled for s in strats):
+        raise UserError("bench times the numba kernel: every strategy must be numba-compiled")
+    threads = list(threads) if threads else sorted({1, cpu_count()})
+    t = time.perf_counter()
+    play_games(strats, seed=seed, deals=range(1), swap=False, threads=1)
+    compile_s = time.perf_counter() - t
+    for n_threads in threads:
+        if not 1 <= n_threads <= numba.config.NUMBA_NUM_THREADS:
+            raise UserError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {n_threads}")
+        times, decisions = [], 0
+        for _ in range(repeat):
+            b = play_games(strats, seed=seed, deals=range(deals), swap=False, threads=n_threads)
+            times.append(b.seconds)
+            decisions = b.decisions
+        best = min(times)
+        yield {
+            "bench": "kernel", "pairing": ",".join(s.name for s in strats),
+            "versions": {s.name: s.version for s in strats}, "threads": n_threads,
+            "deals": deals, "repeat": repeat, "seconds_best": round(best, 6),
+            "seconds_median": round(statistics.median(times), 6),
+            "deals_per_s": round(deals / best, 1),
+            "decisions_per_s": round(decisions / best, 1),
+            "decisions_per_deal": round(decisions / deals, 3),
+            "compile_s": round(compile_s, 4),
+            "cpus": cpu_count(), "machine": platform.machine(), "python": platform.python_version(),
+            "numba": numba.__version__, "durak_sim": __version__, "numpy": np.__version__,
+        }

@@ -1,0 +1,165 @@
+"""The ``durak-sim`` command line: a thin layer over the public API.
+
+Every user error is one line on stderr (``durak-sim: error: ...``) and exit code 2.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .errors import EXIT_USAGE, UserError
+
+
+def fail(message: str) -> None:
+    click.echo(f"durak-sim: error: {message}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+class Group(click.Group):
+    """Turns every known error class into one line and exit code 2, never a traceback."""
+
+    def main(self, *args, standalone_mode=True, **kwargs):
+        try:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("durak-sim: interrupted", err=True)
+            sys.exit(130)
+        except click.ClickException as exc:
+            fail(exc.format_message().replace("\n", " "))
+        except (UserError, ValueError, OSError) as exc:
+            fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        except RuntimeError as exc:  # an illegal strategy action and the like
+            fail(str(exc).splitlines()[0])
+
+
+def load_plugins(plugins) -> None:
+    from .registry import load_plugin
+
+    for p in plugins:
+        load_plugin(p)
+
+
+plugin_option = click.option(
+    "--plugin", "plugins", multiple=True, metavar="MODULE|FILE.py",
+    help="Import a module that registers strategies (repeatable).")
+seed_option = click.option("--seed", type=click.IntRange(0, (1 << 63) - 1), default=1,
+                           show_default=True, help="Master seed.")
+threads_option = click.option("--threads", type=click.IntRange(1), default=None,
+                              help="Threads (default: all cores).")
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="durak-sim")
+def main():
+    """Measure how strong Durak-playing AIs are."""
+
+
+@main.command()
+@plugin_option
+def strategies(plugins):
+    """List the registered strategies, one line each."""
+    from .registry import get_strategy, strategy_names
+
+    load_plugins(plugins)
+    for name in strategy_names():
+        s = get_strategy(name)
+        kind = "numba" if s.compiled else "python"
+        click.echo(f"{s.name:<12} v{s.version}  {kind:<6}  {s.description}")
+
+
+def _writable(path: Path) -> None:
+    try:
+        with open(path, "w", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@main.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--deals", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Deal indices to play (each twice, seats swapped, unless --no-swap).")
+@seed_option
+@threads_option
+@click.option("--swap/--no-swap", default=True, show_default=True,
+              help="Play every deal twice with the seats swapped (duplicate play).")
+@click.option("--records", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write every game record (JSON Lines, durak-sim/record/1), in deal order.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@plugin_option
+def match(a, b, deals, seed, threads, swap, records, as_json, plugins):
+    """Play strategy A against strategy B over seeded deals."""
+    from .match import run_match
+
+    load_plugins(plugins)
+    if records is not None:
+        _writable(records)
+    summary = run_match(a, b, deals=deals, seed=seed, threads=threads, swap=swap,
+                        records=records)
+    if as_json:
+        click.echo(json.dumps(summary.to_dict()))
+    else:
+        summary.print()
+
+
+@main.command()
+@click.option("--seed", type=click.IntRange(0, (1 << 63) - 1), required=True, help="Master seed.")
+@click.option("--deal", type=click.IntRange(0), required=True, help="Deal index.")
+@click.option("--seats", required=True, metavar="A,B", help="Strategy per seat, seat 0 first.")
+@click.option("--json", "as_json", is_flag=True, help="Print the game record (one line).")
+@plugin_option
+def replay(seed, deal, seats, as_json, plugins):
+    """Rebuild one deal from its seed and print it card by card."""
+    from .replay import replay_deal, render_record
+    from .records import dumps
+
+    load_plugins(plugins)
+    names = [s.strip() for s in seats.split(",")]
+    rec = replay_deal(seed, deal, names)
+    click.echo(dumps(rec) if as_json else render_record(rec))
+
+
+@main.command()
+@click.option("--pairing", default="random,random", show_default=True, metavar="A,B",
+              help="Strategies to time.")
+@click.option("--deals", type=click.IntRange(1), default=200_000, show_default=True)
+@click.option("--threads", "thread_list", default=None, metavar="1,2",
+              help="Thread counts to run (default: 1 and all cores).")
+@click.option("--repeat", type=click.IntRange(1), default=3, show_default=True,
+              help="Timed runs per thread count; the best is reported.")
+@seed_option
+@plugin_option
+def bench(pairing, deals, thread_list, repeat, seed, plugins):
+    """Time the kernel: deals/s and decisions/s, one JSON line per thread count."""
+    from .bench import run_bench
+
+    load_plugins(plugins)
+    names = [s.strip() for s in pairing.split(",")]
+    threads = None
+    if thread_list:
+        try:
+            threads = [int(t) for t in thread_list.split(",")]
+        except ValueError:
+            raise UserError(f"--threads takes comma-separated integers, got {thread_list!r}") from None
+    for line in run_bench(names, deals=deals, threads=threads, repeat=repeat, seed=seed):
+        click.echo(json.dumps(line))
+
+
+def _register_optional_commands() -> None:
+    try:
+        from .cli_solve import solve_command
+    except ImportError:  # pragma: no cover - the solver ships with the package
+        return
+    main.add_command(solve_command)
+
+
+_register_optional_commands()
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
