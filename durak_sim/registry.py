@@ -75,11 +75,30 @@ def load_builtins() -> None:
     if _builtins_loaded:
         return
     _builtins_loaded = True
-    from . import strategies as pkg
+    pkg = _strategies_package()
 
     for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
         if not info.name.startswith("_"):
             importlib.import_module(f"{pkg.__name__}.{info.name}")
+
+
+def _strategies_package():
+    """``durak_sim.strategies``: installed, the ``strategies/`` folder mapped into the package
+    (pyproject ``package-dir``); in a source checkout on ``sys.path`` (``python -m pytest``
+    from the repository), the same folder next to ``durak_sim/``."""
+    try:
+        return importlib.import_module(f"{__package__}.strategies")
+    except ModuleNotFoundError:
+        folder = Path(__file__).resolve().parent.parent / "strategies"
+        spec = importlib.util.spec_from_file_location(
+            f"{__package__}.strategies", folder / "__init__.py",
+            submodule_search_locations=[str(folder)])
+        if spec is None:
+            raise
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        return module
 
 
 def load_plugin(spec: str) -> None:

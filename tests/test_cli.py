@@ -1,0 +1,87 @@
+"""Bad input is one line on stderr and exit code 2, never a traceback."""
+import subprocess
+import sys
+
+import pytest
+
+CLI = [sys.executable, "-m", "durak_sim.cli"]
+
+
+def run_cli(*args):
+    return subprocess.run([*CLI, *args], capture_output=True, text=True)
+
+
+def assert_one_line_error(proc, *words):
+    assert proc.returncode == 2, proc.stderr
+    err = proc.stderr.strip()
+    assert "Traceback" not in proc.stderr
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith("durak-sim: error:"), err
+    for w in words:
+        assert w in err, err
+
+
+@pytest.mark.parametrize("args, words", [
+    (["match", "easy", "nosuch"], ["unknown strategy", "nosuch"]),
+    (["match", "easy", "random", "--deals", "0"], ["--deals"]),
+    (["match", "easy", "random", "--deals", "abc"], ["--deals", "abc"]),
+    (["match", "easy", "random", "--seed", "-1"], ["--seed"]),
+    (["match", "easy", "random", "--threads", "0"], ["--threads"]),
+    (["match", "easy"], ["Missing argument"]),
+    (["replay", "--seed", "1", "--deal", "0", "--seats", "easy"], ["2 strategies"]),
+    (["replay", "--seed", "1", "--deal", "-3", "--seats", "easy,random"], ["--deal"]),
+    (["nosuchcommand"], ["nosuchcommand"]),
+    (["match", "easy", "random", "--plugin", "no_such_file.py"], ["plugin"]),
+])
+def test_bad_input_is_one_line_and_exit_2(args, words):
+    assert_one_line_error(run_cli(*args), *words)
+
+
+def test_unwritable_records_path(tmp_path):
+    target = tmp_path / "missing-dir" / "r.jsonl"
+    assert_one_line_error(run_cli("match", "easy", "random", "--deals", "5", "--records",
+                                  str(target)), "cannot write")
+    assert_one_line_error(run_cli("match", "easy", "random", "--deals", "5", "--records",
+                                  str(tmp_path)), "records")
+
+
+ILLEGAL_PY = '''
+from durak_sim.registry import register_strategy
+def decide(obs, legal, hist, rng, mem):
+    return 999
+register_strategy("cheater", decide, description="returns an illegal action")
+'''
+
+ILLEGAL_NUMBA = '''
+import numba
+from durak_sim.kernel.config import JIT, STRATEGY_SIGNATURE
+from durak_sim.registry import register_strategy
+@numba.njit(STRATEGY_SIGNATURE, cache=False)
+def decide(obs, legal, hist, rng, mem):
+    if obs[17] >= 3:
+        return 999
+    return legal[1]
+register_strategy("latecheater", decide, description="illegal from bout 3 on")
+'''
+
+
+@pytest.mark.parametrize("source, name", [(ILLEGAL_PY, "cheater"), (ILLEGAL_NUMBA, "latecheater")])
+def test_illegal_action_names_strategy_seed_and_deal(tmp_path, source, name):
+    plugin = tmp_path / f"{name}_plugin.py"
+    plugin.write_text(source)
+    proc = run_cli("match", name, "random", "--deals", "3", "--seed", "123", "--plugin", str(plugin))
+    assert_one_line_error(proc, name, "seed 123", "deal 0", "illegal")
+
+
+def test_strategies_lists_one_line_each():
+    proc = run_cli("strategies")
+    assert proc.returncode == 0
+    names = [line.split()[0] for line in proc.stdout.splitlines()]
+    assert {"random", "easy"} <= set(names)
+
+
+def test_match_prints_rates_with_intervals_and_speed():
+    proc = run_cli("match", "easy", "random", "--deals", "500", "--seed", "4")
+    assert proc.returncode == 0, proc.stderr
+    for word in ("easy", "random", "95% CI", "seat 0 wins", "first attacker wins", "deals/s"):
+        assert word in proc.stdout
