@@ -63,13 +63,13 @@ class MatchSummary:
 
         if console is None:
             console = Console()
-            console = Console(width=max(console.width, 118))
+            console = Console(width=max(console.width, 150))
         t = Table(title=f"{self.a} vs {self.b}: {self.deals:,} deals"
                         f"{' x 2 seats' if self.swap else ''}, seed {self.seed}, "
                         f"{self.rules.tag}", title_justify="left")
         for col in ("strategy", "games", "wins", "durak", "draws", "win %  [95% CI]",
                     "durak %  [95% CI]", "draw %  [95% CI]"):
-            t.add_column(col, justify="left" if col == "strategy" else "right")
+            t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
         for r in self.table.itertuples():
             t.add_row(r.strategy, f"{r.games:,}", f"{r.wins:,}", f"{r.durak:,}", f"{r.draws:,}",
                       _pct(r.win_rate, r.win_lo, r.win_hi),
@@ -86,8 +86,10 @@ class MatchSummary:
             console.print(f"paired: {p.a} scores {100 * p.score:.2f}% over {p.pairs:,} deal pairs, "
                           f"Elo {p.elo:+.1f} [{p.elo_lo:+.1f}, {p.elo_hi:+.1f}], "
                           f"LOS {100 * p.los:.2f}%, pairing variance ratio {p.var_ratio:.3f}")
-        console.print(f"{self.deals_per_second:,.0f} deals/s ({self.games:,} games in "
-                      f"{self.seconds:.2f} s; compile/load {self.compile_seconds:.2f} s apart)")
+        games_per_s = self.games / self.seconds if self.seconds > 0 else float("nan")
+        console.print(f"{self.deals_per_second:,.0f} deals/s, {games_per_s:,.0f} games/s "
+                      f"({self.deals:,} deals, {self.games:,} games in {self.seconds:.2f} s; "
+                      f"compile/load {self.compile_seconds:.2f} s apart)")
 
 
 def _pct(rate, lo, hi) -> str:
