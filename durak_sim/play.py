@@ -86,21 +86,21 @@ class GameBatch:
 
         E = _kernel()
         r = self.results
-        names = [s.name for s in self.strategies]
+        names = np.array([s.name for s in self.strategies], dtype=object)
         n = len(names)
         rot = self.rots
         return pd.DataFrame({
             "seed": np.full(len(self), self.seed, np.int64),
             "deal": self.deals.astype(np.int64),
             "swap": rot.astype(np.int64),
-            "seat0": pd.Categorical.from_codes(rot % n, names) if n > 1 else names[0],
-            "seat1": pd.Categorical.from_codes((1 + rot) % n, names),
+            "seat0": names[rot % n],
+            "seat1": names[(1 + rot) % n],
             "outcome": np.where(r[:, E.R_OUTCOME] == 1, "draw", "durak"),
             "durak": r[:, E.R_DURAK],
             "first_attacker": r[:, E.R_FIRST],
             "bouts": r[:, E.R_BOUTS],
             "cards_left": r[:, E.R_CARDS_LEFT],
-        }).astype({"seat0": str, "seat1": str})
+        })
 
     def records(self) -> Iterator[dict]:
         """Game records (``durak-sim/record/1``) of a recorded batch, in game order."""
