@@ -153,6 +153,13 @@ def bench(pairing, deals, thread_list, repeat, seed, plugins):
 
 def _register_optional_commands() -> None:
     try:
+        from .cli_tournament import report_command, tournament_command
+    except ImportError:  # pragma: no cover - only the copy `python -m` imports a second time
+        pass
+    else:
+        main.add_command(tournament_command)
+        main.add_command(report_command)
+    try:
         from .cli_solve import solve_command
     except ImportError:  # pragma: no cover - the solver ships with the package
         return

@@ -28,7 +28,21 @@ State layout (``st[...]``):
 ``S_STOCK+k``      the stock in draw order, face-up trump last (R2.2, R4.1)
 ``S_DECK+k``       the shuffled deck as dealt (kept for records)
 =================  ===========================================================
+
+``st[:OBS_SIZE]`` mirrors the observation: every entry the observation copies as it is sits at
+the index of its ``O_*`` name, so ``observe`` is one block copy plus the acting seat's own
+fields, which overwrite the slots that hold other state (``S_HAND_SIZE``, ``S_TRANKS``,
+``S_STOCK_TOP``, ``S_STOCK_END`` and ``S_OVER`` .. ``S_N_OUT``). Seats past ``S_PLAYERS`` hold
+no cards and know none (``deal`` zeroes the state).
+
+Speed (``play_range`` runs ~100 actions per deal): the helpers of the hot loop are
+``forceinline`` (LLVM inlines them into it), and each calls ``_hold`` on its array arguments
+at every exit so that numba's reference counting of them (an atomic increment on entry and
+decrement after the last use) is pruned away instead of costing two atomic operations per
+array per call.
 """
+import os
+
 import numba
 import numpy as np
 
@@ -44,37 +58,102 @@ from .bits import lowest, popcount
 from .config import JIT
 from .rng import rng_below, stream_start
 
-S_PLAYERS = 0
-S_HAND_SIZE = 1
-S_TRUMP_SUIT = 2
-S_TRUMP_CARD = 3
-S_ATTACKER = 4
-S_DEFENDER = 5
-S_PHASE = 6
-S_TAKING = 7
-S_N_ATT = 8
-S_LIMIT = 9
-S_TATT = 10
-S_TDEF = 11
-S_TRANKS = 12
-S_UNBEATEN = 13
-S_DISCARD = 14
-S_SEEN = 15
-S_BOUTS = 16
-S_NHIST = 17
-S_OVER = 18
-S_DURAK = 19
-S_FIRST = 20
-S_N_OUT = 21
-S_OUT = 22  # .. 27
-S_STOCK_TOP = 28
-S_STOCK_END = 29
-S_HANDS = 32  # .. 37
-S_KNOWN = S_HANDS + MAX_SEATS  # 38 .. 43
-S_TABLE = S_KNOWN + MAX_SEATS  # 44 .. 55
-S_STOCK = S_TABLE + 12  # 56 .. 91
+if os.environ.get("NUMBA_DISABLE_JIT", "0") == "1":  # pragma: no cover - exercised in a CI job
+
+    def _hold(a):
+        pass
+
+    def _copy_obs(dst, src):
+        dst[:OBS_SIZE] = src[:OBS_SIZE]
+
+    def _fetch_add(counter, value):
+        old = counter[0]
+        counter[0] += value
+        return old
+
+else:
+    from llvmlite import ir
+    from numba.core import types as nbtypes
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def _hold(typingctx, a):
+        """No code: keeps the array ``a`` alive up to here. A helper calls it on its array
+        arguments at every exit, so that numba's reference counting of them (an incref on
+        entry, a decref after the last use, atomic operations both) is one pair that its
+        refcount pruning removes, and not a pair per call in the hot loop."""
+        sig = nbtypes.void(a)
+
+        def codegen(context, builder, signature, args):
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    @intrinsic
+    def _copy_obs(typingctx, dst, src):
+        """``dst[:OBS_SIZE] = src[:OBS_SIZE]`` as 4-word vector moves (the arrays may alias
+        as far as LLVM knows, so a loop would copy word by word)."""
+        sig = nbtypes.void(dst, src)
+
+        def codegen(context, builder, signature, args):
+            d = context.make_array(signature.args[0])(context, builder, args[0])
+            s = context.make_array(signature.args[1])(context, builder, args[1])
+            vp = ir.VectorType(ir.IntType(64), 4).as_pointer()
+            for k in range(0, OBS_SIZE, 4):
+                at = [ir.Constant(ir.IntType(64), k)]
+                v = builder.load(builder.bitcast(builder.gep(s.data, at), vp), align=8)
+                builder.store(v, builder.bitcast(builder.gep(d.data, at), vp), align=8)
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    assert OBS_SIZE % 4 == 0
+
+    @intrinsic
+    def _fetch_add(typingctx, counter, value):
+        """Atomically add ``value`` to ``counter[0]``; return the value before."""
+        sig = nbtypes.int64(counter, nbtypes.int64)
+
+        def codegen(context, builder, signature, args):
+            c = context.make_array(signature.args[0])(context, builder, args[0])
+            return builder.atomic_rmw("add", c.data, args[1], "monotonic")
+
+        return sig, codegen
+
+
+# st[:OBS_SIZE] mirrors the observation (module docstring)
+S_HAND_SIZE = O_SEAT  # 0
+S_PLAYERS = O_PLAYERS  # 1
+S_TRUMP_SUIT = O_TRUMP_SUIT  # 2
+S_TRUMP_CARD = O_TRUMP_CARD  # 3
+S_TRANKS = O_HAND  # 4
+S_ATTACKER = O_ATTACKER  # 5
+S_DEFENDER = O_DEFENDER  # 6
+S_PHASE = O_PHASE  # 7
+S_TATT = O_TABLE_ATTACKS  # 8
+S_TDEF = O_TABLE_DEFENCES  # 9
+S_UNBEATEN = O_UNBEATEN  # 10
+S_N_ATT = O_N_ATTACKS  # 11
+S_LIMIT = O_BOUT_LIMIT  # 12
+S_TAKING = O_TAKING  # 13
+S_STOCK_TOP = O_STOCK  # 14
+S_DISCARD = O_DISCARD  # 15
+S_SEEN = O_SEEN  # 16
+S_BOUTS = O_BOUTS  # 17
+S_NHIST = O_N_HIST  # 18
+S_STOCK_END = 19
+S_OVER = O_HAND_SIZES  # 20
+S_DURAK = O_HAND_SIZES + 1  # 21
+S_FIRST = O_HAND_SIZES + 2  # 22
+S_N_OUT = O_HAND_SIZES + 3  # 23
+S_KNOWN = O_KNOWN  # 26 .. 31
+S_TABLE = O_TABLE  # 32 .. 43
+S_HANDS = OBS_SIZE  # 44 .. 49
+S_OUT = S_HANDS + MAX_SEATS  # 50 .. 55
+S_STOCK = S_OUT + MAX_SEATS  # 56 .. 91
 S_DECK = S_STOCK + N_CARDS  # 92 .. 127
 S_SIZE = S_DECK + N_CARDS  # 128
+assert O_HAND_SIZES + 4 <= O_KNOWN and S_DECK + N_CARDS == S_SIZE
 
 MAX_BOUT = 6  # R3.4
 
@@ -103,13 +182,17 @@ ERR_TOO_LONG = 2
 #: capacity of the action history of one game; no game of these rules comes near it
 MAX_ACTIONS = 4096
 
+#: helpers of the hot loop: LLVM inlines them into it (a separate call costs a status check
+#: and keeps state in memory); see the module docstring for ``_hold``
+INLINE = dict(JIT, forceinline=True)
+
 
 @numba.njit(**JIT)
 def new_state():
     return np.full(S_SIZE, -1, np.int64)
 
 
-@numba.njit(**JIT)
+@numba.njit(**INLINE)
 def _start_bout(st, attacker, defender):
     st[S_ATTACKER] = attacker
     st[S_DEFENDER] = defender
@@ -123,14 +206,19 @@ def _start_bout(st, attacker, defender):
     st[S_LIMIT] = min(MAX_BOUT, popcount(st[S_HANDS + defender]))  # R3.4
     for i in range(2 * MAX_BOUT):
         st[S_TABLE + i] = -1
+    _hold(st)
 
 
-@numba.njit(**JIT)
-def deal(st, seed, deal_index, players, hand_size):
-    """Shuffle and deal deal ``deal_index`` of ``seed`` into ``st`` (R2, seed contract)."""
+@numba.njit(**INLINE)
+def _next_seat(seat, players):
+    seat += 1
+    return 0 if seat == players else seat
+
+
+@numba.njit(**INLINE)
+def _deal(st, seed, deal_index, players, hand_size, rng):
     for i in range(S_SIZE):
         st[i] = 0
-    rng = np.empty(1, np.uint64)
     rng[0] = stream_start(seed, deal_index, np.int64(0))
     for i in range(N_CARDS):
         st[S_DECK + i] = i
@@ -140,8 +228,10 @@ def deal(st, seed, deal_index, players, hand_size):
         st[S_DECK + j] = st[S_DECK + r]
         st[S_DECK + r] = t
     n = hand_size * players
+    s = 0
     for k in range(n):  # R2.1: one at a time, in seat order
-        st[S_HANDS + k % players] |= np.int64(1) << st[S_DECK + k]
+        st[S_HANDS + s] |= np.int64(1) << st[S_DECK + k]
+        s = _next_seat(s, players)
     face_up = st[S_DECK + n]  # R2.2
     k = 0
     for i in range(n + 1, N_CARDS):
@@ -169,56 +259,96 @@ def deal(st, seed, deal_index, players, hand_size):
             if st[S_HANDS + s] & low:
                 first = s
     st[S_FIRST] = first
-    _start_bout(st, first, (first + 1) % players)  # R2.4
+    _start_bout(st, first, _next_seat(first, players))  # R2.4
+    _hold(st)
+    _hold(rng)
 
 
 @numba.njit(**JIT)
+def deal(st, seed, deal_index, players, hand_size):
+    """Shuffle and deal deal ``deal_index`` of ``seed`` into ``st`` (R2, seed contract)."""
+    _deal(st, seed, deal_index, players, hand_size, np.empty(1, np.uint64))
+
+
+@numba.njit(**INLINE)
 def to_move(st):
     """The seat that acts next, -1 when the deal is over."""
-    if st[S_OVER]:
-        return -1
+    seat = st[S_ATTACKER]
     if st[S_PHASE] == PHASE_DEFEND:
-        return st[S_DEFENDER]
-    return st[S_ATTACKER]
+        seat = st[S_DEFENDER]
+    if st[S_OVER]:
+        seat = -1
+    _hold(st)
+    return seat
 
 
-@numba.njit(**JIT)
-def _push_bits(legal, n, mask, base):
-    while mask != 0:
-        c = lowest(mask)
-        n += 1
-        legal[n] = base + c
+@numba.njit(**INLINE)
+def _legal_set(st):
+    """The legal actions as ``(mask, base, tail)``: ``base + c`` for every card ``c`` of
+    ``mask`` (ascending), then ``tail`` unless it is -1. The one statement of R3's moves."""
+    phase = st[S_PHASE]
+    if phase == PHASE_OPEN:  # R3.1: any card, opening is compulsory
+        mask = st[S_HANDS + st[S_ATTACKER]]
+        base = 0
+        tail = -1
+    elif phase == PHASE_DEFEND:  # R3.2: beat the one unbeaten card, or take
+        mask = st[S_HANDS + st[S_DEFENDER]] & BEATERS[st[S_TRUMP_SUIT] * N_CARDS + st[S_UNBEATEN]]
+        base = DEFEND
+        tail = TAKE
+    else:  # R3.3 / R3.5: throw in a matching rank within the limit (R3.4), or stop
+        mask = st[S_HANDS + st[S_ATTACKER]] & st[S_TRANKS]
+        if st[S_N_ATT] >= st[S_LIMIT]:
+            mask = 0
+        base = 0
+        tail = STOP
+    _hold(st)
+    return mask, base, tail
+
+
+@numba.njit(**INLINE)
+def _fill_legal(legal, mask, base, tail):
+    """Write the list form of ``_legal_set`` into ``legal``; return n."""
+    n = popcount(mask)
+    # the first 8 without a data-dependent branch (entries past n are scratch)
+    for i in range(1, 9):
+        legal[i] = base + lowest(mask)
         mask &= mask - 1
+    i = 9
+    while mask != 0:
+        legal[i] = base + lowest(mask)
+        mask &= mask - 1
+        i += 1
+    legal[n + 1] = tail
+    if tail >= 0:
+        n += 1
+    legal[0] = n
+    _hold(legal)
     return n
 
 
-@numba.njit(**JIT)
+@numba.njit(**INLINE)
+def _in_legal_set(code, mask, base, tail):
+    c = code - base
+    in_mask = (c >= 0) & (c < N_CARDS) & (((mask >> (c & 63)) & 1) != 0)
+    return in_mask | ((tail >= 0) & (code == tail))
+
+
+@numba.njit(**INLINE)
 def generate_legal(st, legal):
     """Fill ``legal`` (``legal[0]`` = n, then codes ascending); return n."""
-    phase = st[S_PHASE]
-    n = 0
-    if phase == PHASE_OPEN:  # R3.1: any card, opening is compulsory
-        n = _push_bits(legal, n, st[S_HANDS + st[S_ATTACKER]], 0)
-    elif phase == PHASE_DEFEND:  # R3.2: beat the one unbeaten card, or take
-        beat = st[S_HANDS + st[S_DEFENDER]] & BEATERS[st[S_TRUMP_SUIT] * N_CARDS + st[S_UNBEATEN]]
-        n = _push_bits(legal, n, beat, DEFEND)
-        n += 1
-        legal[n] = TAKE
-    else:  # R3.3 / R3.5: throw in a matching rank within the limit (R3.4), or stop
-        if st[S_N_ATT] < st[S_LIMIT]:
-            n = _push_bits(legal, n, st[S_HANDS + st[S_ATTACKER]] & st[S_TRANKS], 0)
-        n += 1
-        legal[n] = STOP
-    legal[0] = n
+    mask, base, tail = _legal_set(st)
+    n = _fill_legal(legal, mask, base, tail)
+    _hold(st)
+    _hold(legal)
     return n
 
 
-@numba.njit(**JIT)
+@numba.njit(**INLINE)
 def _rank_cards(card):
     return np.int64(0xF) << (4 * (card >> 2))
 
 
-@numba.njit(**JIT)
+@numba.njit(**INLINE)
 def _end_bout(st):
     att = st[S_ATTACKER]
     dfd = st[S_DEFENDER]
@@ -269,12 +399,13 @@ def _end_bout(st):
                 st[S_DURAK] = dfd
             else:
                 st[S_DURAK] = att
-    _start_bout(st, next_att, (next_att + 1) % players)
+    _start_bout(st, next_att, _next_seat(next_att, players))
     if over:
         st[S_OVER] = 1
+    _hold(st)
 
 
-@numba.njit(**JIT)
+@numba.njit(**INLINE)
 def apply_action(st, code, hist):
     """Play ``code`` (assumed legal) and append it to ``hist``."""
     nh = st[S_NHIST]
@@ -317,124 +448,122 @@ def apply_action(st, code, hist):
         hist[nh] = code | st[S_ATTACKER] << HIST_SEAT_SHIFT
         st[S_NHIST] = nh + 1
         _end_bout(st)
-        return
-    st[S_NHIST] = nh + 1
+    if code < STOP:
+        st[S_NHIST] = nh + 1
+    _hold(st)
+    _hold(hist)
 
 
-@numba.njit(**JIT)
+@numba.njit(**INLINE)
 def observe(st, seat, obs):
     """Fill ``obs`` with what ``seat`` may see (R6); see ``durak_sim.observation``."""
-    players = st[S_PLAYERS]
+    _copy_obs(obs, st)  # the public fields, at the same indices in st
     obs[O_SEAT] = seat
-    obs[O_PLAYERS] = players
-    obs[O_TRUMP_SUIT] = st[S_TRUMP_SUIT]
-    obs[O_TRUMP_CARD] = st[S_TRUMP_CARD]
     obs[O_HAND] = st[S_HANDS + seat]
-    obs[O_ATTACKER] = st[S_ATTACKER]
-    obs[O_DEFENDER] = st[S_DEFENDER]
-    obs[O_PHASE] = st[S_PHASE]
-    obs[O_TABLE_ATTACKS] = st[S_TATT]
-    obs[O_TABLE_DEFENCES] = st[S_TDEF]
-    obs[O_UNBEATEN] = st[S_UNBEATEN]
-    obs[O_N_ATTACKS] = st[S_N_ATT]
-    obs[O_BOUT_LIMIT] = st[S_LIMIT]
-    obs[O_TAKING] = st[S_TAKING]
     obs[O_STOCK] = st[S_STOCK_END] - st[S_STOCK_TOP]
-    obs[O_DISCARD] = st[S_DISCARD]
-    obs[O_SEEN] = st[S_SEEN]
-    obs[O_BOUTS] = st[S_BOUTS]
-    obs[O_N_HIST] = st[S_NHIST]
     obs[19] = 0
-    for s in range(MAX_SEATS):
-        if s < players:
-            obs[O_HAND_SIZES + s] = popcount(st[S_HANDS + s])
-            obs[O_KNOWN + s] = st[S_KNOWN + s]
-        else:
-            obs[O_HAND_SIZES + s] = 0
-            obs[O_KNOWN + s] = 0
-    for i in range(2 * MAX_BOUT):
-        obs[O_TABLE + i] = st[S_TABLE + i]
+    for s in range(MAX_SEATS):  # seats past ``players`` hold no cards (and their known: 0)
+        obs[O_HAND_SIZES + s] = popcount(st[S_HANDS + s])
+    _hold(st)
+    _hold(obs)
 
 
-@numba.njit(**JIT)
-def _is_legal(legal, code):
-    for k in range(1, legal[0] + 1):
-        if legal[k] == code:
-            return True
-    return False
-
-
-@numba.njit(**JIT)
-def play_one(st, seed, deal_index, players, hand_size, fns, rot, resets,
-             obs, legal, hist, rngs, mems, row):
-    """Play one whole game; write its result into ``row`` (R_* columns).
-
-    Seat ``s`` is played by ``fns[(s + rot) % players]``; its random stream is
-    ``(seed, deal_index, s)`` and its workspace ``mems[s]``.
-    """
-    deal(st, seed, deal_index, players, hand_size)
+@numba.njit(**INLINE)
+def _new_game(st, seed, deal_index, players, hand_size, rot, resets, rngs, mems):
+    deal_index = np.int64(deal_index)
+    _deal(st, seed, deal_index, players, hand_size, rngs[0])
+    k = rot
     for s in range(players):
         rngs[s, 0] = stream_start(seed, deal_index, np.int64(1 + s))
-        mem = mems[s]
-        mem[0] += 1  # a new game stamp (observation.py contract)
-        for i in range(1, resets[(s + rot) % players]):
-            mem[i] = 0
-    decisions = 0
-    err = 0
-    err_seat = -1
-    err_action = -1
-    while st[S_OVER] == 0:
-        n = generate_legal(st, legal)
-        seat = to_move(st)
-        if n == 1:  # forced: the strategy is not asked (actions.py contract)
-            code = legal[1]
-        else:
-            observe(st, seat, obs)
-            code = fns[(seat + rot) % players](obs, legal, hist, rngs[seat], mems[seat])
-            decisions += 1
-            if not _is_legal(legal, code):
-                err = ERR_ILLEGAL
-                err_seat = seat
-                err_action = code
-                break
-        if st[S_NHIST] >= hist.shape[0]:
-            err = ERR_TOO_LONG
-            err_seat = seat
-            break
-        apply_action(st, code, hist)
+        mems[s, 0] += 1  # a new game stamp (observation.py contract)
+        for i in range(1, resets[k]):
+            mems[s, i] = 0
+        k = _next_seat(k, players)
+    _hold(st)
+    _hold(resets)
+    _hold(rngs)
+    _hold(mems)
+
+
+@numba.njit(**INLINE)
+def _result(st, decisions, err, err_seat, err_action, results, g):
     durak = st[S_DURAK]
-    row[R_OUTCOME] = 1 if durak < 0 else 0
-    row[R_DURAK] = durak
-    row[R_FIRST] = st[S_FIRST]
-    row[R_BOUTS] = st[S_BOUTS]
-    row[R_CARDS_LEFT] = popcount(st[S_HANDS + durak]) if durak >= 0 else 0
-    row[R_N_ACTIONS] = st[S_NHIST]
-    row[R_DECISIONS] = decisions
-    row[R_ERROR] = err
-    row[R_ERROR_SEAT] = err_seat
-    row[R_ERROR_ACTION] = err_action
-    row[R_N_OUT] = st[S_N_OUT]
+    results[g, R_OUTCOME] = 1 if durak < 0 else 0
+    results[g, R_DURAK] = durak
+    results[g, R_FIRST] = st[S_FIRST]
+    results[g, R_BOUTS] = st[S_BOUTS]
+    results[g, R_CARDS_LEFT] = popcount(st[S_HANDS + durak]) if durak >= 0 else 0
+    results[g, R_N_ACTIONS] = st[S_NHIST]
+    results[g, R_DECISIONS] = decisions
+    results[g, R_ERROR] = err
+    results[g, R_ERROR_SEAT] = err_seat
+    results[g, R_ERROR_ACTION] = err_action
+    results[g, R_N_OUT] = st[S_N_OUT]
     for k in range(MAX_SEATS):
-        row[R_OUT + k] = st[S_OUT + k] if k < st[S_N_OUT] else -1
+        results[g, R_OUT + k] = st[S_OUT + k] if k < st[S_N_OUT] else -1
+    _hold(st)
+    _hold(results)
 
 
 @numba.njit(**JIT)
 def play_range(seed, deals, rots, fns, players, hand_size, mem_size, resets, lo, hi,
                results, record, rec_actions, rec_decks):
-    """Play games ``lo..hi-1`` of a batch serially with buffers of its own.
+    """Play games ``lo..hi-1`` of a batch serially with buffers of its own; write game
+    ``g``'s result into ``results[g]`` (R_* columns).
 
-    With ``record`` each game's history is copied to ``rec_actions[g]`` and its deck to
-    ``rec_decks[g]`` (both with one row per game; ignored otherwise).
+    Seat ``s`` of game ``g`` is played by ``fns[(s + rots[g]) % players]``; its random stream
+    is ``(seed, deals[g], s)`` and its workspace ``mems[s]``. With ``record`` each game's
+    history is copied to ``rec_actions[g]`` and its deck to ``rec_decks[g]`` (both with one
+    row per game; ignored otherwise).
     """
-    st = np.empty(S_SIZE, np.int64)
+    st = np.zeros(S_SIZE, np.int64)
     obs = np.zeros(OBS_SIZE, np.int64)
     legal = np.zeros(64, np.int64)
     hist = np.zeros(MAX_ACTIONS, np.int64)
-    rngs = np.zeros((players, 1), np.uint64)
-    mems = np.zeros((players, mem_size), np.int64)
+    rngs = np.zeros((max(players, 2), 1), np.uint64)
+    mems = np.zeros((max(players, 2), mem_size), np.int64)
+    # seats 0 and 1 get views made once (a view per decision costs two atomic refcounts)
+    rng0 = rngs[0]
+    rng1 = rngs[1]
+    mem0 = mems[0]
+    mem1 = mems[1]
+    cap = hist.shape[0]
     for g in range(lo, hi):
-        play_one(st, seed, deals[g], players, hand_size, fns, rots[g], resets,
-                 obs, legal, hist, rngs, mems, results[g])
+        rot = rots[g]
+        _new_game(st, seed, deals[g], players, hand_size, rot, resets, rngs, mems)
+        f0 = rot % players  # strategy of seat 0; seat s plays fns[(f0 + s) % players]
+        decide0 = fns[f0]
+        decide1 = fns[_next_seat(f0, players)]
+        decisions = 0
+        err = 0
+        err_seat = -1
+        err_action = -1
+        while st[S_OVER] == 0:
+            mask, base, tail = _legal_set(st)
+            seat = to_move(st)
+            if popcount(mask) + (tail >= 0) == 1:  # forced: the strategy is not asked
+                code = base + lowest(mask) if mask != 0 else tail
+            else:
+                _fill_legal(legal, mask, base, tail)
+                observe(st, seat, obs)
+                if seat == 0:
+                    code = decide0(obs, legal, hist, rng0, mem0)
+                elif seat == 1:
+                    code = decide1(obs, legal, hist, rng1, mem1)
+                else:
+                    code = fns[(f0 + seat) % players](obs, legal, hist, rngs[seat], mems[seat])
+                decisions += 1
+                if not _in_legal_set(code, mask, base, tail):
+                    err = ERR_ILLEGAL
+                    err_seat = seat
+                    err_action = code
+                    break
+            if st[S_NHIST] >= cap:
+                err = ERR_TOO_LONG
+                err_seat = seat
+                break
+            apply_action(st, code, hist)
+        _result(st, decisions, err, err_seat, err_action, results, g)
         if record:
             n = min(st[S_NHIST], rec_actions.shape[1])
             for k in range(n):
@@ -450,8 +579,16 @@ def play_batch(seed, deals, rots, fns, players, hand_size, mem_size, resets, n_c
     ``deals[g]`` with rotation ``rots[g]``; its results land in ``results[g]`` whatever the
     chunking or the thread count, so the output is the same for any of them."""
     n = deals.shape[0]
-    for c in numba.prange(n_chunks):
-        lo = c * n // n_chunks
-        hi = (c + 1) * n // n_chunks
-        play_range(seed, deals, rots, fns, players, hand_size, mem_size, resets, lo, hi,
-                   results, record, rec_actions, rec_decks)
+    # chunks are claimed dynamically: the first iteration a thread runs plays chunks until
+    # none is left, so a thread slowed by other load does not hold up the batch (prange
+    # splits its iterations between the threads up front); the iterations after it find
+    # nothing left to do
+    next_chunk = np.zeros(1, np.int64)
+    for _ in numba.prange(n_chunks):
+        c = _fetch_add(next_chunk, np.int64(1))
+        while c < n_chunks:
+            lo = c * n // n_chunks
+            hi = (c + 1) * n // n_chunks
+            play_range(seed, deals, rots, fns, players, hand_size, mem_size, resets, lo, hi,
+                       results, record, rec_actions, rec_decks)
+            c = _fetch_add(next_chunk, np.int64(1))

@@ -2,61 +2,86 @@
 
 All cards are known and the stock's order is fixed, so the deal is a finite two-player game
 of perfect information. Its value from seat 0's view is ``1`` (seat 0 goes out, seat 1 is the
-Durak), ``0`` (draw) or ``-1``. The search is a null-window alpha-beta over a transposition
-table, written as module-level njit functions (``cache=True``, type-stable recursion).
+Durak), ``0`` (draw) or ``-1``. The search is a null-window alpha-beta (value tests "seat 0
+wins?" and "seat 0 does not lose?", the likelier first) over a transposition table, written as
+module-level njit functions (``cache=True``, type-stable recursion).
 
-Entry points (njit, callable from other njit code; every scalar is int64, arrays int64)
+Entry point (njit, callable from other njit code; every scalar int64, every array int64)
 ------------------------------------------------------------------------------------------
 ``solve_root(hand0, hand1, trump, stock, stock_n, attacker, table, n_table, taking,
-bout_limit, tt, stamp, node_cap, mode, out, stats) -> value``
+bout_limit, tt, stamp, node_cap, mode, out, stats) -> value`` (seat 0's view)
 
 * ``hand0``, ``hand1``: card masks of seat 0 and seat 1 (``durak_sim.cards``).
-* ``trump``: trump suit 0..3.
+* ``trump``: the trump suit 0..3.
 * ``stock[0:stock_n]``: the cards still in the stock, in draw order (the face-up trump last).
 * ``attacker``: the seat attacking in the current bout.
-* ``table[0:2*n_table]``: the bout's pairs in play order, ``table[2i]`` the i-th attack card and
-  ``table[2i+1]`` the card that beat it or -1. ``n_table == 0``: the attacker must open.
+* ``table[0:2*n_table]``: the bout's pairs in play order, ``table[2i]`` the i-th attack card,
+  ``table[2i+1]`` the card that beat it or -1 (the layout of ``observation.O_TABLE``).
+  ``n_table == 0``: the bout has not started, the attacker must open.
 * ``taking``: 1 once the defender has said take (R3.5).
 * ``bout_limit``: the bout's attack limit (R3.4); ignored when ``n_table == 0`` (it is fixed
-  when the attacker opens).
-* ``tt``: the caller's work array, from ``new_table(log2)`` (``table_words(log2)`` int64
-  words: a ``WORK``-word scratch area, then ``2**log2`` entries of 4 words). One per thread.
+  when the attacker opens: ``min(6, defender's hand)``).
+* ``tt``: the caller's work array, one per thread: ``new_table(log2)`` or any zeroed int64
+  array of ``table_words(log2)`` words (a ``WORK``-word scratch area, then ``2**log2`` entries
+  of 4 words in buckets of two). ``log2 = 16`` (2.4 MB) suits the hard AI; 17-18 halve the
+  nodes of the rare huge searches.
 * ``stamp``: int64 > 0, different for every deal. Entries written under another stamp are
-  ignored, so a new stamp is an O(1) clear. Within one stamp every call must describe the
-  same deal (same stock order): reusing entries across the decisions of a deal is what makes
-  later calls cheap, and it never changes an answer (values, optimal sets and the preference
-  order are exact; only node counts depend on what the table already holds).
-* ``node_cap``: search at most about this many nodes (0: no cap). When the cap is hit
-  ``stats[1]`` is 1 and the answer is not exact (see ``stats``).
-* ``mode``: ``MODE_VALUE`` the value only; ``MODE_ONE`` the value and one optimal action
-  (``out[1]``); ``MODE_ALL`` the value and every optimal action in preference order.
+  ignored, so a new stamp is an O(1) clear and answers never depend on other deals. Within one
+  stamp every call must describe the same deal (same stock order): entries then carry over
+  from decision to decision, which makes later calls cheap. Values, optimal sets and the
+  ``MODE_ORDERED`` order never depend on what the table holds; ``MODE_ONE``'s pick among
+  optimal actions may (it follows the search order, which puts the table's remembered move
+  first), so it is a function of the deal's earlier calls: deterministic.
+* ``node_cap``: stop after about this many nodes (0: no cap); ``stats[1]`` then says so.
+* ``mode``: ``MODE_VALUE`` (0) the value only; ``MODE_ONE`` (1) the value and one action in
+  ``out[1]``; ``MODE_SET`` (2) every optimal action, codes ascending; ``MODE_ORDERED`` (3)
+  every optimal action, best first (below).
 * ``out``: int64[``OUT_SIZE``]: ``out[0] = n``, ``out[1..n]`` action codes
   (``durak_sim.actions``: attack c = c, defend c = 36 + c, take 72, stop 73).
-* ``stats``: int64[``STATS_SIZE``]: ``[0]`` nodes, ``[1]`` 1 when the value or the optimal set
-  is not exact (node cap, or more than ``MAX_PLY`` plies deep), ``[2]`` 1 when the preference
-  order was cut short by the cap (value and set still exact), ``[3]`` value-search nodes,
-  ``[4]`` optimal-set nodes, ``[5]`` preference nodes, ``[6]`` table cut-offs, ``[7]`` static
-  rule cut-offs.
+* ``stats``: int64[``STATS_SIZE``]: ``[0]`` nodes, ``[1]`` 1 when the answer is not exact (the
+  node cap, or a line deeper than ``MAX_PLY`` plies): the value is then a guess and ``out``
+  holds one legal action, ``[2]`` 1 when the cap cut the ``MODE_ORDERED`` order short (value
+  and set still exact; the preference phase has a budget of another ``node_cap`` nodes),
+  ``[3]`` value-search nodes, ``[4]`` optimal-set nodes, ``[5]`` preference nodes, ``[6]``
+  table cut-offs, ``[7]`` rule cut-offs.
 
-Preference among optimal actions (``MODE_ALL``; ``MODE_ONE`` returns the first of them)
-------------------------------------------------------------------------------------------
-Every position has a score ``s`` from seat 0's view: ``BIG - p`` when seat 0 wins in ``p``
-plies, ``-(BIG - p)`` when it loses in ``p`` plies, ``0`` for a draw, under play where seat 0
-maximises ``s`` and seat 1 minimises it (so both win as quickly and lose as slowly as they
-can; a draw has no length). The optimal actions are ordered by the score of the position they
-lead to, best for the mover first, ties by action code. Every decision counts as a ply,
-forced ones included. Scores and values share the table: a value test is ``s >= 1`` ("seat 0
-wins") or ``s >= 0``; since no deal lasts ``BIG`` plies these tests need no depth.
+``solve_value(...)`` is ``solve_root`` in ``MODE_VALUE`` without ``mode`` and ``out``.
 
-``solve_value(...)`` is ``solve_root`` with ``MODE_VALUE`` and no ``out``.
+Which action
+------------
+``MODE_ORDERED``: every position has a score ``s`` from seat 0's view: ``BIG - p`` when seat 0
+wins in ``p`` plies, ``-(BIG - p)`` when it loses in ``p`` plies, ``0`` for a draw, under play
+where seat 0 maximises ``s`` and seat 1 minimises it: both sides win as quickly and lose as
+slowly as they can, and a draw has no length. Every decision is a ply, forced ones included.
+The optimal actions are ordered by the score of the position each leads to, best for the mover
+first, ties by action code. This is exact and can cost 10-100 times the value search.
 
-State inside the search: ``h0, h1`` hands, ``tab`` every card on the table (attacks and
-defences), ``unb`` the unbeaten attack card or -1, ``natt`` attacks so far, ``lim`` the limit,
-``tk`` taking, ``att`` attacker, ``sp`` cards drawn from ``stock``, ``mn`` while taking: the
-lowest card that may still be thrown in (throw-ins during a take are searched in increasing
-card order, so each set of thrown cards is searched once; such nodes are never stored).
+``MODE_ONE`` (the hard AI's call, no search beyond the value's): when the mover can win (or at
+best draw), the first action that the value search proved winning (drawing), in search order;
+when every action loses, the one whose refutation took the most nodes in this call ("the most
+resistant", a cheap stand-in for losing slowly), the first such in search order. Search order:
+the table's remembered move, then (open) non-trumps before trumps, a rank single in the hand
+first, low first; (defend) beaters of a rank the attacker lacks first, non-trumps first, low
+first, take last; (throw in) non-trumps first, low first, stop last.
 
-Exact shortcuts (empty stock; proofs from R3-R5):
+Scores and values share the table: entries hold bounds on ``s``; the value tests are ``s >= 1``
+and ``s >= 0``, and since no deal lasts ``BIG`` plies they need no depth.
+
+Inside the search
+-----------------
+State: ``h0, h1`` hands, ``tab`` every card on the table (attacks and defences), ``unb`` the
+unbeaten attack card or -1, ``natt`` attacks so far, ``lim`` the limit, ``tk`` taking, ``att``
+attacker, ``sp`` cards drawn from ``stock``, ``mn`` while taking: the lowest card that may still
+be thrown in (throw-ins during a take are searched in increasing card order, so each set of
+thrown cards is searched once; such nodes are never stored). The table stores bout starts
+(keyed on both hands, the attacker and the cards left in the stock) and, within
+``TT_SHALLOW`` plies of the root, bout nodes too (the whole state): they are the roots of the
+deal's next calls. Deeper bout nodes transpose too rarely to pay for a probe. With an empty
+stock a bout start's key is canonical: ranks holding no card of either hand are squeezed out
+and the three non-trump suits sorted by their pattern, which renames cards without changing
+any beat or rank match, so such positions are the same game (stored moves are renamed too).
+
+Exact shortcuts (empty stock; each follows from R3-R5):
 (S1) the attacker opens with his last card: he has no card to throw in, so the bout ends
 after the defender's answer. He wins unless the defender beats it with the defender's own last
 card (draw). Three plies. (S2) the defender holds one card that beats every attacker card:
@@ -67,13 +92,19 @@ whatever the defender does), the defender cannot go out. (S4) while taking, ever
 attacker still holds may be thrown in: he throws them all and goes out; the taker holds cards.
 (S5) the defender holds one card, it beats the unbeaten card, and no throw-in could follow it
 (limit reached or no matching rank): he beats it and goes out (draw if the attacker has none).
+(S6) against a defender's last card, an opening that card beats loses in three plies, the
+quickest any line can end: such openings are not searched when another opening exists.
 
 Equal-value reduction: two cards of one suit in the defender's hand with no live card (hands,
 table, stock) between them, each the only live card of its rank, are interchangeable as a
 defence: whatever follows is the same up to renaming the two cards (the one on the table is
 either picked up with the other or discarded). Only the lower one is searched. The same is
 not true of attacks (after a take the two cards are in different hands and one beats the
-other), so attacks are never reduced.
+other), so attacks are never reduced; nor of cards whose rank has another live card (the rank
+decides throw-ins). The optimal set is always taken over every legal action, unreduced.
+
+``_vs`` is compiled without numba's reference counting (``_nrt=False``): it allocates nothing,
+and the count updates of the array argument at every call cost about half its time.
 """
 import numba
 import numpy as np
@@ -91,7 +122,8 @@ A_STOP = 73
 
 MODE_VALUE = 0
 MODE_ONE = 1
-MODE_ALL = 2
+MODE_SET = 2
+MODE_ORDERED = 3
 
 OUT_SIZE = 64
 STATS_SIZE = 8
@@ -130,7 +162,12 @@ TT_WORDS = 4             # an entry: key1, key2, stamp, data
 NIB0 = 0x111111111       # bit 4r of every rank r
 SUIT0 = 0x111111111      # the cards of suit 0; suit s is SUIT0 << s
 M32 = 0xFFFFFFFF
+M20 = (1 << 20) - 1
+#: inside bouts, nodes this close to the root are stored too (they are the next calls' roots)
+TT_SHALLOW = 3
+CARDS = (1 << 36) - 1
 SMASK = (1 << 17) - 1    # a score bound in the data word, offset by BIG
+WORK_MAX = (1 << 22) - 1  # an entry's node count saturates here
 
 
 def table_words(log2_entries=16):
@@ -155,6 +192,58 @@ def _hash(k1, k2):
     h = ((k1 & M32) * 0x2545F491) ^ ((k1 >> 32) * 0x4F6CDD1D) ^ ((k2 & M32) * 0x5851F42D) \
         ^ ((k2 >> 32) * 0x14057B7E)
     return h ^ (h >> 29)
+
+
+@numba.njit(inline="always", **JIT)
+def _squeeze(h0, h1, trump):
+    """Canonical form of an empty-stock bout start: the ranks holding no card of either hand
+    left out (rank by rank, in order) and the three non-trump suits sorted by their pattern.
+    Returns both squeezed hands and the map back: nibble j of ``rmap`` is the j-th live rank;
+    bits 36+2t.. hold the suit that canonical suit t came from."""
+    live = h0 | h1
+    q0 = 0
+    q1 = 0
+    rmap = 0
+    j = 0
+    for r in range(9):
+        if (live >> (4 * r)) & 15:
+            q0 |= ((h0 >> (4 * r)) & 15) << (4 * j)
+            q1 |= ((h1 >> (4 * r)) & 15) << (4 * j)
+            rmap |= r << (4 * j)
+            j += 1
+    # the non-trump suits, by signature (both hands' bits of the suit), largest first
+    a = (trump + 1) & 3
+    b = (trump + 2) & 3
+    c = (trump + 3) & 3
+    sa = ((q0 >> a) & SUIT0) | (((q1 >> a) & SUIT0) << 1)
+    sb = ((q0 >> b) & SUIT0) | (((q1 >> b) & SUIT0) << 1)
+    sc = ((q0 >> c) & SUIT0) | (((q1 >> c) & SUIT0) << 1)
+    if sa < sb:
+        a, b = b, a
+        sa, sb = sb, sa
+    if sb < sc:
+        b, c = c, b
+        sb, sc = sc, sb
+    if sa < sb:
+        a, b = b, a
+        sa, sb = sb, sa
+    # canonical suit slots: the non-trump suits in increasing order get a, b, c
+    ta = (trump + 1) & 3
+    tb = (trump + 2) & 3
+    tc = (trump + 3) & 3
+    if ta > tb:
+        ta, tb = tb, ta
+    if tb > tc:
+        tb, tc = tc, tb
+    if ta > tb:
+        ta, tb = tb, ta
+    tm = SUIT0 << trump
+    r0 = (q0 & tm) | (((q0 >> a) & SUIT0) << ta) | (((q0 >> b) & SUIT0) << tb) \
+        | (((q0 >> c) & SUIT0) << tc)
+    r1 = (q1 & tm) | (((q1 >> a) & SUIT0) << ta) | (((q1 >> b) & SUIT0) << tb) \
+        | (((q1 >> c) & SUIT0) << tc)
+    back = (trump << (2 * trump)) | (a << (2 * ta)) | (b << (2 * tb)) | (c << (2 * tc))
+    return r0, r1, rmap | (back << 36)
 
 
 @numba.njit(inline="always", **JIT)
@@ -292,9 +381,18 @@ def _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt):
         tt[base] = best
         cnt = 1
     if phase == PH_OPEN:
+        hopen = ha
+        if sp == tt[C_STOCK_N] and hd != 0 and (hd & (hd - 1)) == 0:
+            # (S6) against a last card, an opening it beats loses at once (limit 1): skip those
+            d = lowest(hd)
+            beaten = (SUIT0 << (d & 3)) & ((1 << d) - 1)
+            if (d & 3) == tt[C_TRUMP]:
+                beaten |= ~trumps & CARDS
+            if (ha & ~beaten) != 0:
+                hopen = ha & ~beaten
         # non-trumps before trumps, low first; a card whose rank is single in the hand first
         for g in range(4):
-            m = ha & ~trumps if g < 2 else ha & trumps
+            m = hopen & ~trumps if g < 2 else hopen & trumps
             while m:
                 c = lowest(m)
                 m &= m - 1
@@ -328,10 +426,12 @@ def _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt):
                     continue
                 prev = c
                 prev_single = single
-                tt[base + cnt] = A_DEFEND + c
-                cnt += 1
-        tt[base + cnt] = A_TAKE
-        cnt += 1
+                if A_DEFEND + c != best:
+                    tt[base + cnt] = A_DEFEND + c
+                    cnt += 1
+        if best != A_TAKE:
+            tt[base + cnt] = A_TAKE
+            cnt += 1
     else:
         # throw-ins (non-trumps first, low first), then stop
         if natt < lim:
@@ -344,16 +444,19 @@ def _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt):
         while m:
             c = lowest(m)
             m &= m - 1
-            tt[base + cnt] = c
-            cnt += 1
+            if c != best:
+                tt[base + cnt] = c
+                cnt += 1
         m = cand & trumps
         while m:
             c = lowest(m)
             m &= m - 1
-            tt[base + cnt] = c
+            if c != best:
+                tt[base + cnt] = c
+                cnt += 1
+        if best != A_STOP:
+            tt[base + cnt] = A_STOP
             cnt += 1
-        tt[base + cnt] = A_STOP
-        cnt += 1
 
     return cnt
 
@@ -402,17 +505,39 @@ def _vs(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, ply, tt):
                 tt[C_STATIC] += 1
                 return 1 if v * (BIG - 3) >= t else 0
 
-    # transposition table: bout starts only (other nodes transpose too rarely to pay)
-    use_tt = phase == PH_OPEN
+    # transposition table: bout starts, and bout nodes near the root (module docstring)
+    use_tt = phase == PH_OPEN or (phase != PH_TAKING and ply <= TT_SHALLOW)
     best = -1
     slot = 0
     k1 = 0
     lo = -BIG
     hi = BIG
+    bucket = 0
+    start = 0
+    rmap = 0
+    key1 = h1
     if use_tt:
-        k1 = h0 | (att << 36) | ((n - sp) << 37)
-        slot = WORK + (_hash(k1, h1) & tt[C_TT_MASK]) * TT_WORDS
-        if tt[slot + 2] == tt[C_STAMP] and tt[slot] == k1 and tt[slot + 1] == h1:
+        # with an empty stock, ranks with no live card are squeezed out of the key: positions
+        # that differ only there are the same game up to renaming ranks (every beat and every
+        # rank match is kept), so they share an entry; moves are stored squeezed too
+        if phase != PH_OPEN:
+            # inside a bout (near the root only): the whole state; lim >= 1 sets key1 apart
+            k1 = h0 | ((tab & M20) << 36) | (att << 56) | ((n - sp) << 57)
+            key1 = h1 | ((tab >> 20) << 36) | (lim << 52) | ((unb + 1) << 55)
+        elif sp == n:
+            k1, key1, rmap = _squeeze(h0, h1, tt[C_TRUMP])
+            k1 |= att << 36
+        else:
+            k1 = h0 | (att << 36) | ((n - sp) << 37)
+        bucket = WORK + (_hash(k1, key1) & tt[C_TT_MASK] & ~1) * TT_WORDS
+        slot = -1
+        stamp = tt[C_STAMP]
+        if tt[bucket + 2] == stamp and tt[bucket] == k1 and tt[bucket + 1] == key1:
+            slot = bucket
+        elif tt[bucket + 6] == stamp and tt[bucket + 4] == k1 and tt[bucket + 5] == key1:
+            slot = bucket + 4
+        start = tt[C_NODES]
+        if slot >= 0:
             d = tt[slot + 3]
             lo = (d & SMASK) - BIG
             hi = ((d >> 17) & SMASK) - BIG
@@ -422,7 +547,10 @@ def _vs(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, ply, tt):
             if hi < t:
                 tt[C_TT_CUTS] += 1
                 return 0
-            best = (d >> 34) - 1
+            best = ((d >> 34) & 127) - 1
+            if best >= 0 and sp == n and phase == PH_OPEN:
+                best = (((rmap >> (4 * (best >> 2))) & 15) << 2) \
+                    | ((rmap >> (36 + 2 * (best & 3))) & 3)
 
     base = C_MV + ply * MOVES_PER_PLY
     cnt = _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt)
@@ -466,10 +594,27 @@ def _vs(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, ply, tt):
                 hi = t - 1
         if cut < 0:
             cut = best
+        if cut >= 0 and sp == n and phase == PH_OPEN:
+            # the canonical card: its rank's index among the live ranks, its suit's slot
+            cs = cut & 3
+            for u in range(4):
+                if ((rmap >> (36 + 2 * u)) & 3) == cs:
+                    cs = u
+                    break
+            cut = (popcount(_ranks_mask(h0 | h1) & ((1 << (cut & ~3)) - 1)) >> 2 << 2) | cs
+        work = min(tt[C_NODES] - start, WORK_MAX)
+        if slot < 0:
+            # replace a stale entry, else the one that took fewer nodes
+            stamp = tt[C_STAMP]
+            w0 = (tt[bucket + 3] >> 41) if tt[bucket + 2] == stamp else -1
+            w1 = (tt[bucket + 7] >> 41) if tt[bucket + 6] == stamp else -1
+            slot = bucket if w0 <= w1 else bucket + 4
+        else:
+            work = max(work, tt[slot + 3] >> 41)
         tt[slot] = k1
-        tt[slot + 1] = h1
+        tt[slot + 1] = key1
         tt[slot + 2] = tt[C_STAMP]
-        tt[slot + 3] = (lo + BIG) | ((hi + BIG) << 17) | ((cut + 1) << 34)
+        tt[slot + 3] = (lo + BIG) | ((hi + BIG) << 17) | ((cut + 1) << 34) | (work << 41)
     return result
 
 
@@ -483,7 +628,7 @@ def _setup(trump, stock, stock_n, tt, stamp, node_cap):
     ctx[C_CAP] = node_cap if node_cap > 0 else (1 << 62)
     ctx[C_STAMP] = stamp
     entries = (tt.shape[0] - WORK) // TT_WORDS
-    p = 1
+    p = 2
     while p * 2 <= entries:
         p *= 2
     ctx[C_TT_MASK] = p - 1
@@ -690,9 +835,72 @@ def _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, tt):
 
 
 @numba.njit(**JIT)
+def _optimal_set(h0, h1, tab, unb, natt, lim, tk, att, mover, v, out, tt):
+    """Every optimal action (value ``v``), codes ascending, into out[1..]; returns the count."""
+    z = h0 - h0
+    nl = _legal(h0, h1, tab, unb, natt, lim, tk, att, tt, tt, z + C_LEGAL)
+    k = 0
+    for i in range(1, nl + 1):
+        a = tt[C_LEGAL + i]
+        c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term = _child(
+            h0, h1, tab, unb, natt, lim, tk, att, z, z, a, tt)
+        if term != 2:
+            opt = term == v
+        elif mover == 0:
+            # seat 0 moves: a child is optimal when it reaches v (none exceeds it)
+            opt = v == -1 or _score_ge(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, v,
+                                       tt) != 0
+        else:
+            opt = v == 1 or _score_ge(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, v + 1,
+                                      tt) == 0
+        if tt[C_CAPPED] != 0:
+            return k
+        if opt:
+            k += 1
+            out[k] = a
+    return k
+
+
+@numba.njit(**JIT)
+def _order(h0, h1, tab, unb, natt, lim, tk, att, mover, v, k, out, tt):
+    """Sort out[1..k] (optimal actions of a won or lost position) by preference: the exact
+    score of the position each leads to, best for the mover first, ties by action code.
+    Returns 0 when the node cap cut it short (the rest keep code order), else 1."""
+    z = h0 - h0
+    scores = np.empty(k, np.int64)
+    done = 1
+    for j in range(k):
+        if done == 0:
+            scores[j] = -BIG if mover == 0 else BIG
+            continue
+        c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term = _child(
+            h0, h1, tab, unb, natt, lim, tk, att, z, z, out[j + 1], tt)
+        if term != 2:
+            scores[j] = term * BIG
+        else:
+            scores[j] = _exact_score(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, v,
+                                     z + BIG - 2, tt)
+        if tt[C_CAPPED] != 0:
+            done = 0
+            scores[j] = -BIG if mover == 0 else BIG
+    # stable insertion sort
+    for j in range(1, k):
+        a = out[j + 1]
+        sj = scores[j]
+        i = j - 1
+        while i >= 0 and ((mover == 0 and scores[i] < sj) or (mover == 1 and scores[i] > sj)):
+            scores[i + 1] = scores[i]
+            out[i + 2] = out[i + 1]
+            i -= 1
+        scores[i + 1] = sj
+        out[i + 2] = a
+    return done
+
+
+@numba.njit(**JIT)
 def solve_root(hand0, hand1, trump, stock, stock_n, attacker, table, n_table, taking,
                bout_limit, tt, stamp, node_cap, mode, out, stats):
-    """Value (seat 0's view) of the position; optimal actions into ``out`` (module docstring)."""
+    """Value (seat 0's view) of the position; actions into ``out`` (module docstring)."""
     _setup(trump, stock, stock_n, tt, stamp, node_cap)
     for i in range(STATS_SIZE):
         stats[i] = 0
@@ -714,76 +922,31 @@ def solve_root(hand0, hand1, trump, stock, stock_n, attacker, table, n_table, ta
     if tab == 0 and stock_n == 0 and (h0 == 0 or h1 == 0):
         # the deal is over (R5.2)
         return 0 if h0 == 0 and h1 == 0 else (1 if h0 == 0 else -1)
+    mover = 1 - att if _phase(tab, unb, tk) == PH_DEFEND else att
 
-    if _phase(tab, unb, tk) == PH_DEFEND:
-        mover = 1 - att
-    else:
-        mover = att
     v, good = _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, tt)
     stats[3] = tt[C_NODES]
-    if tt[C_CAPPED] != 0 or mode != MODE_ALL:
-        stats[0] = tt[C_NODES]
-        stats[1] = tt[C_CAPPED]
-        stats[6] = tt[C_TT_CUTS]
-        stats[7] = tt[C_STATIC]
+    if tt[C_CAPPED] == 0 and mode >= MODE_SET:
+        k = _optimal_set(h0, h1, tab, unb, natt, lim, tk, att, mover, v, out, tt)
+        out[0] = k
+        stats[4] = tt[C_NODES] - stats[3]
+        if tt[C_CAPPED] == 0 and mode == MODE_ORDERED and k > 1 and v != 0:
+            # the preference phase gets a node budget of its own
+            if node_cap > 0:
+                tt[C_CAP] = tt[C_NODES] + node_cap
+            if _order(h0, h1, tab, unb, natt, lim, tk, att, mover, v, k, out, tt) == 0:
+                stats[2] = 1
+                tt[C_CAPPED] = 0
+            stats[5] = tt[C_NODES] - stats[3] - stats[4]
+    if tt[C_CAPPED] != 0:
+        # not exact: a legal action, the best guess there is
+        stats[1] = 1
         if mode != MODE_VALUE:
             out[0] = 1
-            out[1] = good
-        return v
-    nl = _legal(h0, h1, tab, unb, natt, lim, tk, att, tt, tt, C_LEGAL)
-    # the optimal set: a child is optimal when its value equals v
-    k = 0
-    for i in range(1, nl + 1):
-        a = tt[C_LEGAL + i]
-        c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term = _child(
-            h0, h1, tab, unb, natt, lim, tk, att, tab - tab, tab - tab, a, tt)
-        if term != 2:
-            opt = term == v
-        elif mover == 0:
-            opt = v == -1 or _score_ge(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, v,
-                                       tt) != 0
-        else:
-            opt = v == 1 or _score_ge(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, v + 1,
-                                      tt) == 0
-        if opt:
-            k += 1
-            out[k] = a
-    out[0] = k
-    stats[4] = tt[C_NODES] - stats[3]
-    if tt[C_CAPPED] != 0:
-        stats[0] = tt[C_NODES]
-        stats[1] = tt[C_CAPPED]
+            out[1] = good if good >= 0 else tt[C_MV]
+    elif mode == MODE_ONE:
         out[0] = 1
         out[1] = good
-        return v
-    if k > 1 and v != 0:
-        # preference: exact scores of the optimal children, best for the mover first
-        scores = np.empty(k, np.int64)
-        for j in range(k):
-            c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term = _child(
-                h0, h1, tab, unb, natt, lim, tk, att, tab - tab, tab - tab, out[j + 1], tt)
-            if term != 2:
-                scores[j] = term * BIG
-            else:
-                scores[j] = _exact_score(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, v,
-                                         BIG - 2, tt)
-            if tt[C_CAPPED] != 0:
-                stats[2] = 1
-                for jj in range(j + 1, k):
-                    scores[jj] = -BIG if mover == 0 else BIG
-                break
-        # stable insertion sort: best for the mover first, ties by action code
-        for j in range(1, k):
-            a = out[j + 1]
-            sj = scores[j]
-            i = j - 1
-            while i >= 0 and ((mover == 0 and scores[i] < sj) or (mover == 1 and scores[i] > sj)):
-                scores[i + 1] = scores[i]
-                out[i + 2] = out[i + 1]
-                i -= 1
-            scores[i + 1] = sj
-            out[i + 2] = a
-    stats[5] = tt[C_NODES] - stats[3] - stats[4]
     stats[0] = tt[C_NODES]
     stats[6] = tt[C_TT_CUTS]
     stats[7] = tt[C_STATIC]

@@ -1,0 +1,286 @@
+"""Benchmark of the endgame solver on realistic endgames.
+
+Positions: deals are shuffled with a seeded ``random.Random`` and played from the start by a
+simple greedy policy for both seats (plain Python, below) until the stock holds at most one
+card (the face-up trump) at the start of a bout, the moment the hard AI first calls the solver.
+That position is solved. The greedy policy is RULES.md R10.2 "easy" with a little noise: open
+with the lowest non-trump (sometimes a random card), defend with the lowest beater unless it
+is a trump worth keeping, throw in matching non-trumps below a queen, take otherwise. Deals
+that end before the stock runs down are skipped.
+
+``--playout`` instead plays every endgame to the end with the solver choosing for both seats
+(through the reference engine, one stamp per deal, as the hard AI would) and times whole deals.
+
+Prints one JSON line per run:
+``{"bench": "solver", "positions": N, "mean_ms": ..., "p50_ms": ..., "p99_ms": ...,
+"max_ms": ..., "mean_nodes": ..., "compile_s": ...}`` (compile/cache-load time of the first
+call is measured apart and left out of the rest). ``--mode`` picks what is asked of the solver
+(default ``one``: the value and one action, the hard AI's call); ``--by-size`` adds one line
+per stock size and per card count in the two hands; ``--tt-log2`` sets the table size;
+``--repeat R`` keeps each position's fastest of R solves (a busy machine's noise).
+
+    python benchmarks/bench_solver.py --positions 2000 --seed 1 --repeat 3 --by-size
+    python benchmarks/bench_solver.py --positions 1000 --playout --node-cap 200000
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+import numpy as np
+
+
+def _beats(c: int, o: int, trump: int) -> bool:
+    if c & 3 == o & 3:
+        return c >> 2 > o >> 2
+    return c & 3 == trump
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(36) if mask >> c & 1]
+
+
+def _greedy(rng: random.Random, hand: int, table: list, phase: str, unbeaten: int,
+            trump: int, room: bool) -> int:
+    """Action code (attack c, defend 36+c, take 72, stop 73) of the greedy policy."""
+    cards = _cards(hand)
+    key = lambda c: (c & 3 == trump, c >> 2)  # noqa: E731 - non-trumps first, low first
+    if phase == "open":
+        if rng.random() < 0.15:
+            return rng.choice(cards)
+        return min(cards, key=key)
+    if phase == "defend":
+        beaters = [c for c in cards if _beats(c, unbeaten, trump)]
+        if not beaters:
+            return 72
+        c = min(beaters, key=key)
+        if c & 3 == trump and c >> 2 >= 6 and rng.random() < 0.5:
+            return 72
+        return 36 + c
+    ranks = {x >> 2 for pair in table for x in pair if x >= 0}
+    if room:
+        throw = [c for c in cards if c >> 2 in ranks and c & 3 != trump and c >> 2 < 6]
+        if throw and rng.random() < 0.8:
+            return min(throw, key=key)
+    return 73
+
+
+def generate(n: int, seed: int, max_stock: int = 1) -> list[dict]:
+    """``n`` endgame positions (kernel-ready dicts) from greedy self-play deals."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        deck = list(range(36))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[0:6]), sum(1 << c for c in deck[6:12])]
+        stock = deck[12:]
+        trump = stock[-1] & 3
+        low = [min((c for c in _cards(h) if c & 3 == trump), default=99) for h in hands]
+        att = 0 if low[0] <= low[1] else 1
+        while True:
+            if len(stock) <= max_stock:
+                out.append(dict(hands=tuple(hands), stock=tuple(stock), trump=trump, attacker=att))
+                break
+            d = 1 - att
+            table: list[list[int]] = []
+            limit = min(6, bin(hands[d]).count("1"))
+            taking = False
+            c = _greedy(rng, hands[att], table, "open", -1, trump, True)
+            hands[att] ^= 1 << c
+            table.append([c, -1])
+            while True:
+                if not taking:
+                    a = _greedy(rng, hands[d], table, "defend", table[-1][0], trump, True)
+                    if a == 72:
+                        taking = True
+                    else:
+                        hands[d] ^= 1 << (a - 36)
+                        table[-1][1] = a - 36
+                room = len(table) < limit and hands[att] != 0
+                a = _greedy(rng, hands[att], table, "attack", -1, trump, room)
+                if a == 73:
+                    break
+                hands[att] ^= 1 << a
+                table.append([a, -1])
+            if taking:
+                for x, y in table:
+                    hands[d] |= 1 << x | ((1 << y) if y >= 0 else 0)
+            for seat in (att, d):
+                while stock and bin(hands[seat]).count("1") < 6:
+                    hands[seat] |= 1 << stock.pop(0)
+            if not stock and (hands[0] == 0 or hands[1] == 0):
+                break
+            att = att if taking else d
+    return out
+
+
+def _position_dict(p: dict) -> dict:
+    from durak_sim.cards import card_str, mask_cards
+
+    return {"format": "durak-sim/position/1", "trump": "SCDH"[p["trump"]],
+            "hands": [[card_str(c) for c in mask_cards(h)] for h in p["hands"]],
+            "stock": [card_str(c) for c in p["stock"]], "attacker": p["attacker"]}
+
+
+def playout(args) -> None:
+    """Every endgame played out by the solver for both seats through the reference engine;
+    each decision's arguments come from the acting seat's observation, the other hand from
+    the other seat's (what the hard AI infers once the stock holds at most the trump)."""
+    from durak_sim import observation as O
+    from durak_sim.kernel import solver
+    from durak_sim.reference import ReferenceGame
+
+    positions = generate(args.positions, args.seed, args.max_stock)
+    tt = solver.new_table(args.tt_log2)
+    out = np.zeros(solver.OUT_SIZE, np.int64)
+    stats = np.zeros(solver.STATS_SIZE, np.int64)
+    table = np.full(12, -1, np.int64)
+    stock = np.zeros(1, np.int64)
+    i64 = np.int64
+
+    def decide(g, stamp):
+        seat = g.to_move()
+        obs = g.observation(seat)
+        other = g.observation(1 - seat)[O.O_HAND]
+        hands = (obs[O.O_HAND], other) if seat == 0 else (other, obs[O.O_HAND])
+        n = int(obs[O.O_N_ATTACKS])
+        table[:2 * n] = obs[O.O_TABLE:O.O_TABLE + 2 * n]
+        stock[0] = obs[O.O_TRUMP_CARD]
+        call = (i64(hands[0]), i64(hands[1]), i64(obs[O.O_TRUMP_SUIT]), stock,
+                i64(obs[O.O_STOCK]), i64(obs[O.O_ATTACKER]), table, i64(n),
+                i64(obs[O.O_TAKING]), i64(obs[O.O_BOUT_LIMIT]), tt, i64(stamp),
+                i64(args.node_cap), i64(MODES[args.mode]), out, stats)
+        t = time.perf_counter()
+        solver.solve_root(*call)  # only the solver is timed, not the engine
+        return int(out[1]), time.perf_counter() - t
+
+    g0 = ReferenceGame.from_position(_position_dict(positions[0]))
+    compile_s = decide(g0, 1)[1]
+    n = len(positions)
+    first = np.empty(n)
+    total = np.empty(n)
+    calls = np.empty(n)
+    nodes = np.zeros(n)
+    first_nodes = np.empty(n)
+    capped = 0
+    for k, p in enumerate(positions):
+        g = ReferenceGame.from_position(_position_dict(p))
+        spent = 0.0
+        c = 0
+        while not g.is_over():
+            a, dt = decide(g, k + 2)
+            if c == 0:
+                first[k] = dt
+                first_nodes[k] = stats[0]
+            nodes[k] += stats[0]
+            spent += dt
+            c += 1
+            capped += stats[1] != 0
+            g.apply(a)
+        total[k] = spent
+        calls[k] = c
+    ms = total * 1e3
+    print(json.dumps({
+        "bench": "solver-playout", "deals": n, "mean_deal_ms": round(float(ms.mean()), 4),
+        "p50_deal_ms": round(float(np.percentile(ms, 50)), 4),
+        "p99_deal_ms": round(float(np.percentile(ms, 99)), 4),
+        "max_deal_ms": round(float(ms.max()), 4),
+        "mean_first_ms": round(float(first.mean() * 1e3), 4),
+        "mean_calls": round(float(calls.mean()), 1),
+        "mean_deal_nodes": round(float(nodes.mean()), 1),
+        "mean_first_nodes": round(float(first_nodes.mean()), 1),
+        "deals_per_s": round(float(n / total.sum()), 1), "compile_s": round(compile_s, 3),
+        "mode": args.mode, "tt_log2": args.tt_log2, "node_cap": args.node_cap,
+        "capped_calls": int(capped)}))
+
+
+MODES = {"value": 0, "one": 1, "set": 2, "ordered": 3}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--tt-log2", type=int, default=16, help="log2 of the table's entries")
+    ap.add_argument("--max-stock", type=int, default=1)
+    ap.add_argument("--mode", choices=sorted(MODES), default="one",
+                    help="value | one (value + one action: the hard AI's call) | set | ordered")
+    ap.add_argument("--node-cap", type=int, default=0)
+    ap.add_argument("--by-size", action="store_true", help="also one line per card count")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="solve the set this many times; each position's time is its fastest "
+                         "(filters out a busy machine's interruptions)")
+    ap.add_argument("--playout", action="store_true",
+                    help="play each endgame to the end with MODE_ONE for both seats (one "
+                         "stamp per deal, as the hard AI would) and time whole deals")
+    args = ap.parse_args(argv)
+    if args.playout:
+        return playout(args)
+
+    from durak_sim.kernel import solver
+
+    positions = generate(args.positions, args.seed, args.max_stock)
+    tt = solver.new_table(args.tt_log2)
+    out = np.zeros(solver.OUT_SIZE, np.int64)
+    stats = np.zeros(solver.STATS_SIZE, np.int64)
+    table = np.full(12, -1, np.int64)
+    stock = np.zeros(36, np.int64)
+    i64 = np.int64
+    mode = i64(MODES[args.mode])
+
+    def run(p, stamp):
+        for i, c in enumerate(p["stock"]):
+            stock[i] = c
+        return solver.solve_root(
+            i64(p["hands"][0]), i64(p["hands"][1]), i64(p["trump"]), stock, i64(len(p["stock"])),
+            i64(p["attacker"]), table, i64(0), i64(0), i64(0), tt, i64(stamp),
+            i64(args.node_cap), mode, out, stats)
+
+    t1 = time.perf_counter()
+    run(dict(hands=(1, 2), stock=(), trump=0, attacker=0), 1)  # load or compile the kernel
+    compile_s = time.perf_counter() - t1
+    n = len(positions)
+    times = np.empty(n)
+    nodes = np.empty(n)
+    capped = np.zeros(n, bool)
+    sizes = np.empty(n, np.int64)
+    stock_n = np.empty(n, np.int64)
+    times[:] = np.inf
+    for rep in range(max(1, args.repeat)):
+        for k, p in enumerate(positions):
+            t = time.perf_counter()
+            run(p, 2 + k + rep * n)  # a new stamp: every solve starts from an empty table
+            times[k] = min(times[k], time.perf_counter() - t)
+            nodes[k] = stats[0]
+            capped[k] = stats[1] != 0
+            sizes[k] = bin(p["hands"][0]).count("1") + bin(p["hands"][1]).count("1")
+            stock_n[k] = len(p["stock"])
+
+    def line(sel, extra):
+        ms = times[sel] * 1e3
+        d = {"bench": "solver", "positions": int(sel.sum()),
+             "mean_ms": round(float(ms.mean()), 4),
+             "p50_ms": round(float(np.percentile(ms, 50)), 4),
+             "p99_ms": round(float(np.percentile(ms, 99)), 4),
+             "max_ms": round(float(ms.max()), 4),
+             "mean_nodes": round(float(nodes[sel].mean()), 1)}
+        d.update(extra)
+        return json.dumps(d)
+
+    print(line(np.ones(n, bool), {"compile_s": round(compile_s, 3), "mode": args.mode,
+                                  "repeat": args.repeat,
+                                  "tt_log2": args.tt_log2, "seed": args.seed,
+                                  "node_cap": args.node_cap, "capped": int(capped.sum())}))
+    if args.by_size:
+        for st in sorted(set(stock_n.tolist())):
+            print(line(stock_n == st, {"stock": int(st)}))
+        for k in sorted(set(sizes.tolist())):
+            print(line(sizes == k, {"hand_cards": int(k)}))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

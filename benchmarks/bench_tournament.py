@@ -1,0 +1,106 @@
+"""Tournament overhead: a stored, reported tournament against the bare kernel on the same
+deals. One JSON line per run.
+
+    python benchmarks/bench_tournament.py [--pairs 100000] [--threads 2] [--repeat 1]
+
+Per run, on the same deal pairs ``0 .. pairs-1`` of ``random`` against ``easy`` and the
+same thread count:
+
+* ``bare_s``: ``play_schedule`` alone, in calls of ``--chunk`` deal pairs (the kernel's
+  results must be bounded in memory somehow; the tournament stores chunks of this size),
+  nothing kept, no storage, statistics or progress;
+* ``tournament_s = play_s + report_s``, in a temporary folder: ``play_s`` is
+  ``run_tournament`` without its report (kernel, Parquet chunks, manifest), ``report_s``
+  the ``build_report`` it would run at the end (statistics, plots and report from the
+  stored games);
+* ``ratio = tournament_s / bare_s`` (target <= 1.15 at 1,000,000 pairs) and
+  ``ratio_play = play_s / bare_s``; ``cpu_ratio``, ``cpu_ratio_play``: the same in
+  process CPU seconds (every thread), steadier than wall time when other work shares the
+  machine.
+
+Compile (or cache load) happens in a warm-up before both and is reported apart. The bare
+run goes first, so the tournament's first run also pays the imports it needs (pandas,
+pyarrow, scipy, matplotlib): that is part of its overhead. The machine's other load makes
+single runs noisy: use ``--repeat`` and compare the best.
+"""
+import argparse
+import json
+import platform
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from durak_sim.play import cpu_count, game_schedule, play_schedule
+
+
+def bare_kernel(pairs: int, seed: int, threads: int, chunk: int) -> dict:
+    """Wall, CPU and kernel seconds of playing the deal pairs with nothing kept."""
+    t, c = time.perf_counter(), time.process_time()
+    kernel = 0.0
+    for lo in range(0, pairs, chunk):
+        d, r = game_schedule(np.arange(lo, min(pairs, lo + chunk), dtype=np.int64), 2, True)
+        kernel += play_schedule(["random", "easy"], seed, d, r, threads=threads).seconds
+    return {"bare_s": time.perf_counter() - t, "bare_cpu_s": time.process_time() - c,
+            "bare_kernel_s": kernel}
+
+
+def tournament(pairs: int, seed: int, threads: int, chunk: int) -> dict:
+    """The same deal pairs as a tournament: play and store (``run_tournament`` without its
+    report), then ``build_report`` (what ``run_tournament`` does at the end)."""
+    from durak_sim.report import build_report
+    from durak_sim.tournament import run_tournament
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-tournament-"))
+    try:
+        t, c = time.perf_counter(), time.process_time()
+        res = run_tournament(["random", "easy"], pairs, seed, folder / "t", threads,
+                             progress=False, chunk_deals=chunk, command="bench", report=False)
+        t1, c1 = time.perf_counter(), time.process_time()
+        build_report(folder / "t")
+        t2, c2 = time.perf_counter(), time.process_time()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return {"tournament_s": t2 - t, "play_s": t1 - t, "report_s": t2 - t1,
+            "tournament_cpu_s": c2 - c, "play_cpu_s": c1 - c, "report_cpu_s": c2 - c1,
+            "tournament_kernel_s": res.kernel_seconds}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pairs", type=int, default=100_000, help="deal pairs (default 100000)")
+    ap.add_argument("--threads", type=int, default=None, help="default: all cores")
+    ap.add_argument("--chunk", type=int, default=None,
+                    help="deal pairs per chunk / bare kernel call (default: the tournament's)")
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    from durak_sim import __version__
+    from durak_sim.tournament import CHUNK_DEALS
+
+    threads = args.threads or cpu_count()
+    chunk = args.chunk or CHUNK_DEALS
+    t = time.perf_counter()
+    d, r = game_schedule(np.arange(1), 2, True)
+    play_schedule(["random", "easy"], args.seed, d, r, threads=threads)
+    compile_s = time.perf_counter() - t
+    for run in range(args.repeat):
+        bare = bare_kernel(args.pairs, args.seed, threads, chunk)
+        tour = tournament(args.pairs, args.seed, threads, chunk)
+        line = {"bench": "tournament", "run": run, "pairing": "random,easy",
+                "pairs": args.pairs, "games": 2 * args.pairs, "threads": threads,
+                "chunk": chunk, **{k: round(v, 4) for k, v in {**bare, **tour}.items()},
+                "ratio": round(tour["tournament_s"] / bare["bare_s"], 4),
+                "ratio_play": round(tour["play_s"] / bare["bare_s"], 4),
+                "cpu_ratio": round(tour["tournament_cpu_s"] / bare["bare_cpu_s"], 4),
+                "cpu_ratio_play": round(tour["play_cpu_s"] / bare["bare_cpu_s"], 4),
+                "compile_s": round(compile_s, 4), "cpus": cpu_count(),
+                "machine": platform.machine(), "python": platform.python_version(),
+                "durak_sim": __version__}
+        print(json.dumps(line), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""``durak-sim tournament`` and ``durak-sim report``: thin click commands over
+:func:`durak_sim.tournament.run_tournament` and :func:`durak_sim.report.build_report`."""
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from .cli import load_plugins, plugin_option, threads_option
+from .errors import UserError
+
+EXIT_INTERRUPTED = 130
+# durak_sim.tournament's defaults, repeated for the help text so that starting the CLI does
+# not import numpy (tests/test_tournament.py checks that they agree)
+DEFAULT_DEALS, CHUNK_DEALS, RUNS_DIR = 20_000, 50_000, "reports/runs"
+
+
+def _command_line() -> str:
+    return "durak-sim " + shlex.join(sys.argv[1:])
+
+
+@click.command("tournament")
+@click.argument("strategies", nargs=-1, metavar="[STRATEGY ...]")
+@click.option("--gauntlet", metavar="NAME", default=None,
+              help="Play NAME against each of the other strategies instead of a round robin.")
+@click.option("--deals", type=click.IntRange(1), default=None,
+              help=f"Deal indices 0..N-1 per pairing, each played twice with the seats "
+                   f"swapped.  [default: {DEFAULT_DEALS}]")
+@click.option("--seed", type=click.IntRange(0, (1 << 63) - 1), default=None,
+              help="Master seed.  [default: 1]")
+@threads_option
+@click.option("--out", type=click.Path(file_okay=True, path_type=Path), default=None,
+              help=f"Output folder, new or empty [default: a new "
+                   f"{RUNS_DIR}/tournament-<YYYYmmdd-HHMMSS>-seed<S>].")
+@click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[DIR]",
+              help="Continue the interrupted tournament in DIR (or in --out).")
+@click.option("--chunk", "chunk_deals", type=click.IntRange(1), default=None,
+              help=f"Deal indices per stored chunk (the unit of resuming).  "
+                   f"[default: {CHUNK_DEALS}]")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress bar on stderr (only when it is a terminal).")
+@plugin_option
+def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, chunk_deals,
+                       progress, plugins):
+    """Play every pairing of STRATEGY ... (default: every built-in level) over the same
+    seeded deals, store every game, and write a report.
+
+    Each pairing plays deal indices 0..N-1, each twice with the seats swapped. Finished
+    chunks are stored as they come (Parquet + manifest.json), so an interrupted run
+    continues with --resume DIR without losing or redoing them; the tables are then the
+    same bytes as an uninterrupted run's. Ctrl-C stops after saving (exit code 130).
+    """
+    from .tournament import TournamentInterrupted, run_tournament
+
+    load_plugins(plugins)
+    if resume is not None:
+        folder = Path(resume) if resume else out
+        if folder is None:
+            raise UserError("--resume needs the tournament's folder: --resume DIR or "
+                            "--out DIR --resume")
+        if resume and out is not None and Path(resume) != out:
+            raise UserError(f"--resume {resume} and --out {out} name different folders")
+        out = folder
+    try:
+        result = run_tournament(list(strategies) or None, deals, seed, out, threads,
+                                gauntlet=gauntlet, resume=resume is not None,
+                                progress=progress, chunk_deals=chunk_deals, plugins=plugins,
+                                command=_command_line())
+    except TournamentInterrupted as exc:
+        click.echo(f"durak-sim: {exc}", err=True)
+        click.echo(f"resume with: {exc.resume_command}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    result.print()
+
+
+@click.command("report")
+@click.argument("folder", type=click.Path(path_type=Path))
+def report_command(folder):
+    """Rebuild the tables, plots, report.md and report.html of the tournament stored in
+    FOLDER from its stored games alone."""
+    from .report import build_report, print_report
+
+    print_report(build_report(folder))
+
+
+__all__ = ["report_command", "tournament_command"]

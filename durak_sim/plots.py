@@ -1,0 +1,297 @@
+"""Tournament plots (matplotlib, no pyplot: Agg rendering, no global figure state).
+
+Every figure is saved as PNG and SVG with deterministic bytes: no date or software
+metadata, a fixed ``svg.hashsalt`` (per figure, so that ids stay unique when several SVGs
+share one HTML page), text kept as text in the SVG. Same data and the same matplotlib
+give the same files.
+
+Inputs are the tables of :func:`durak_sim.report.compute_tables`; ``convergence`` and
+``length_histogram`` are computed here from the games frame.
+
+>>> import pandas as pd
+>>> from durak_sim.stats import _example_games
+>>> c = convergence(_example_games(), ["easy", "random"])
+>>> c[["a", "b", "pairs", "score"]].values.tolist()
+[['easy', 'random', 1, 1.0], ['easy', 'random', 2, 0.625]]
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+PLOTS = ("crosstable", "ratings", "convergence", "game_length", "first_attacker")
+DPI = 100
+_Z95 = 1.959963984540054
+
+
+def _rc(name: str) -> dict:
+    return {"svg.hashsalt": f"durak-sim-{name}", "svg.fonttype": "none",
+            "font.family": "DejaVu Sans", "font.size": 9, "axes.titlesize": 10,
+            "figure.dpi": DPI}
+
+
+@contextlib.contextmanager
+def plot_style(name: str):
+    """matplotlib's default style (whatever the user's matplotlibrc says) plus ours, for
+    drawing and saving the figure ``name``."""
+    import matplotlib
+
+    with matplotlib.rc_context():
+        matplotlib.rcdefaults()
+        matplotlib.rcParams.update(_rc(name))
+        yield
+
+
+def _figure(name: str, w: float, h: float):
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(w, h), dpi=DPI, layout="constrained")
+
+
+def save(fig, stem: Path) -> bytes:
+    """Write ``stem.png`` and ``stem.svg`` (deterministic bytes, given the style of
+    :func:`plot_style`); return the PNG bytes."""
+    from .storage import atomic_write_bytes
+
+    png, svg = io.BytesIO(), io.BytesIO()
+    fig.savefig(png, format="png", dpi=DPI, metadata={"Software": None})
+    fig.set_layout_engine("none")   # keep the layout the PNG computed: half the cost
+    fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
+    atomic_write_bytes(stem.with_suffix(".png"), png.getvalue())
+    atomic_write_bytes(stem.with_suffix(".svg"), svg.getvalue())
+    return png.getvalue()
+
+
+# --------------------------------------------------------------------------------------
+# Data the tables do not hold
+# --------------------------------------------------------------------------------------
+def _rank(col: pd.Series, order: Sequence[str]) -> np.ndarray:
+    """Index in ``order`` of every name of ``col`` (fast for categoricals)."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        lookup = np.array([list(order).index(c) if c in order else -1
+                           for c in col.cat.categories], dtype=np.int64)
+        return lookup[col.cat.codes.to_numpy()]
+    rank = {n: i for i, n in enumerate(order)}
+    return col.map(rank).to_numpy(dtype=np.int64)
+
+
+def _a_points(games: pd.DataFrame, order: Sequence[str]):
+    """Per game: pairing (A, B) codes in ``order`` and A's points x 2 (0, 1, 2)."""
+    r0, r1 = _rank(games["seat0"], order), _rank(games["seat1"], order)
+    draw = games["outcome"].eq("draw").to_numpy(dtype=bool)
+    x0 = np.where(draw, 1, np.where(games["durak"].to_numpy() == 1, 2, 0))
+    a, b = np.minimum(r0, r1), np.maximum(r0, r1)
+    return a, b, np.where(r0 == a, x0, 2 - x0)
+
+
+def _pairings_of(a: np.ndarray, b: np.ndarray, k: int, mirrors: bool) -> list:
+    key = np.unique(a * k + b)
+    return [(int(c // k), int(c % k)) for c in key if mirrors or c // k != c % k]
+
+
+def convergence(games: pd.DataFrame, order: Sequence[str], points: int = 200) -> pd.DataFrame:
+    """A's mean pair score per pairing as deal pairs accumulate (deal order), with its
+    95% normal band ``score ± 1.96 sqrt(v / n)`` (``v`` the pair-score variance so far).
+
+    Columns ``a, b, pairs, score, lo, hi``; at most ``points`` rows per pairing, spaced
+    geometrically in ``pairs``. Mirror games and games without their twin are left out."""
+    a, b, x = _a_points(games, order)
+    k = max(len(order), 1)
+    deal = games["deal"].to_numpy()
+    swap = games["swap"].to_numpy()
+    seed = games["seed"].to_numpy()
+    rows = []
+    for ia, ib in _pairings_of(a, b, k, mirrors=False):
+        o = np.flatnonzero((a == ia) & (b == ib))
+        d, s, e = deal[o], swap[o], seed[o]
+        # stored games come sorted by (deal, swap); sort only when they are not
+        if len(o) > 1 and not ((e[1:] == e[:-1]).all() and
+                               ((d[1:] > d[:-1]) | ((d[1:] == d[:-1]) & (s[1:] > s[:-1]))).all()):
+            o = o[np.lexsort((s, d, e))]
+            d, s, e = deal[o], swap[o], seed[o]
+        first = np.flatnonzero((s[:-1] == 0) & (s[1:] == 1) & (d[:-1] == d[1:])
+                               & (e[:-1] == e[1:]))
+        xo = x[o]
+        y = (xo[first] + xo[first + 1]) / 4.0
+        if not len(y):
+            continue
+        n = np.arange(1, len(y) + 1, dtype=float)
+        mean = np.cumsum(y) / n
+        var = np.maximum(np.cumsum(y * y) / n - mean * mean, 0.0)
+        half = _Z95 * np.sqrt(var / n)
+        idx = np.unique(np.geomspace(1, len(y), min(points, len(y))).round().astype(np.int64)) - 1
+        rows.append(pd.DataFrame({"a": order[ia], "b": order[ib], "pairs": idx + 1,
+                                  "score": mean[idx], "lo": np.clip(mean - half, 0, 1)[idx],
+                                  "hi": np.clip(mean + half, 0, 1)[idx]}))
+    if not rows:
+        return pd.DataFrame(columns=["a", "b", "pairs", "score", "lo", "hi"])
+    return pd.concat(rows, ignore_index=True)
+
+
+def length_histogram(games: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
+    """Games per number of bouts, per pairing (A, B in ``order``): columns
+    ``a, b, bouts, games``."""
+    a, b, _ = _a_points(games, order)
+    k = max(len(order), 1)
+    bouts = games["bouts"].to_numpy().astype(np.int64)
+    top = int(bouts.max()) + 1 if len(bouts) else 1
+    pairings = _pairings_of(a, b, k, mirrors=True)
+    pid = np.searchsorted(np.array([ia * k + ib for ia, ib in pairings], dtype=np.int64),
+                          a * k + b)
+    counts = np.bincount(pid * top + bouts, minlength=len(pairings) * top).reshape(-1, top)
+    return pd.DataFrame({"a": [order[ia] for ia, _ in pairings for _ in range(top)],
+                         "b": [order[ib] for _, ib in pairings for _ in range(top)],
+                         "bouts": np.tile(np.arange(top), len(pairings)),
+                         "games": counts.ravel()})
+
+
+# --------------------------------------------------------------------------------------
+# Figures
+# --------------------------------------------------------------------------------------
+def crosstable_figure(cross: pd.DataFrame, pairings: pd.DataFrame):
+    """Heatmap of the row strategy's mean score against the column strategy, annotated
+    with the score and the paired Elo (95% interval)."""
+    names = list(cross["strategy"])
+    m = cross[names].to_numpy(dtype=float)
+    k = len(names)
+    fig = _figure("crosstable", 1.6 + 1.25 * k, 1.0 + 0.9 * k)
+    ax = fig.add_subplot()
+    im = ax.imshow(np.ma.masked_invalid(m), cmap="RdBu", vmin=0.0, vmax=1.0)
+    elo = {}
+    for r in pairings.itertuples():
+        elo[(r.a, r.b)] = (r.elo, r.elo_lo, r.elo_hi)
+        elo[(r.b, r.a)] = (-r.elo, -r.elo_hi, -r.elo_lo)
+    for i in range(k):
+        for j in range(k):
+            if np.isnan(m[i, j]):
+                continue
+            e = elo.get((names[i], names[j]))
+            text = f"{100 * m[i, j]:.1f}%"
+            if e is not None and np.isfinite(e[0]):
+                text += f"\n{e[0]:+.0f} Elo\n[{e[1]:+.0f}, {e[2]:+.0f}]"
+            ax.text(j, i, text, ha="center", va="center", fontsize=8,
+                    color="white" if abs(m[i, j] - 0.5) > 0.3 else "black")
+    ax.set_xticks(range(k), names)
+    ax.set_yticks(range(k), names)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("strategy")
+    ax.set_title("score of row vs column (paired Elo, 95% CI)")
+    fig.colorbar(im, ax=ax, label="mean score", shrink=0.8)
+    return fig
+
+
+def ratings_figure(ratings: pd.DataFrame):
+    """Bradley-Terry ratings with their bootstrap 95% intervals."""
+    r = ratings.iloc[::-1]
+    fig = _figure("ratings", 6.0, 1.2 + 0.45 * len(r))
+    ax = fig.add_subplot()
+    y = np.arange(len(r))
+    lo = (r["rating"] - r["lo"]).to_numpy(dtype=float)
+    hi = (r["hi"] - r["rating"]).to_numpy(dtype=float)
+    ax.errorbar(r["rating"], y, xerr=np.nan_to_num(np.vstack([lo, hi])), fmt="o",
+                capsize=4, color="tab:blue")
+    for yi, row in zip(y, r.itertuples()):
+        label = f"{row.rating:+.1f}" + ("" if np.isnan(row.lo) else
+                                       f"  [{row.lo:+.1f}, {row.hi:+.1f}]")
+        ax.annotate(label, (row.rating, yi), xytext=(0, 7), textcoords="offset points",
+                    ha="center", fontsize=8)
+    ax.axvline(0.0, color="grey", lw=0.8, ls=":")
+    ax.margins(x=0.3)
+    ax.set_yticks(y, list(r["strategy"]))
+    ax.set_ylim(-0.6, len(r) - 0.4)
+    ax.set_xlabel("Bradley-Terry rating (Elo scale, field mean 0), 95% bootstrap CI")
+    ax.set_title("ratings")
+    return fig
+
+
+def convergence_figure(conv: pd.DataFrame):
+    """A's mean pair score per pairing against deal pairs played, with the 95% band."""
+    from matplotlib.ticker import FuncFormatter
+
+    groups = list(conv.groupby(["a", "b"], sort=False))
+    n = max(len(groups), 1)
+    cols = min(3, n)
+    rows = -(-n // cols)
+    fig = _figure("convergence", 3.4 * cols, 2.6 * rows)
+    axes = fig.subplots(rows, cols, squeeze=False)
+    for ax, ((a, b), g) in zip(axes.flat, groups):
+        ax.fill_between(g["pairs"], 100 * g["lo"], 100 * g["hi"], color="tab:blue", alpha=0.25,
+                        lw=0, label="95% band")
+        ax.plot(g["pairs"], 100 * g["score"], color="tab:blue", lw=1.2, label="score")
+        ax.axhline(50.0, color="grey", lw=0.8, ls=":")
+        ax.set_xscale("log")
+        # plain tick labels: the default 10^k labels go through mathtext, slow to lay out
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+        ax.set_title(f"{a} vs {b}")
+        ax.set_xlabel("deal pairs")
+        ax.set_ylabel(f"{a} score %")
+    for ax in list(axes.flat)[len(groups):]:
+        ax.set_visible(False)
+    return fig
+
+
+def game_length_figure(hist: pd.DataFrame):
+    """Distribution of game length (bouts) per pairing, as a share of the games."""
+    fig = _figure("game_length", 6.5, 3.6)
+    ax = fig.add_subplot()
+    for (a, b), g in hist.groupby(["a", "b"], sort=False):
+        total = g["games"].sum()
+        if total:
+            ax.step(g["bouts"], 100 * g["games"] / total, where="mid", lw=1.2,
+                    label=f"{a} vs {b}")
+    ax.set_xlabel("bouts per game")
+    ax.set_ylabel("% of games")
+    ax.set_title("game length")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def first_attacker_figure(first: pd.DataFrame, seat: pd.DataFrame):
+    """First-attacker and seat-0 win rates of decisive games with Wilson 95% intervals,
+    overall (``*``) and per pairing."""
+    labels = [("all games" if a == "*" else f"{a} vs {b}") for a, b in zip(first["a"], first["b"])]
+    fig = _figure("first_attacker", 6.5, 1.3 + 0.42 * len(labels))
+    ax = fig.add_subplot()
+    y = np.arange(len(labels))[::-1]
+    for t, name, dy, color in ((first, "first attacker", 0.12, "tab:red"),
+                               (seat, "seat 0", -0.12, "tab:green")):
+        rate = 100 * t["rate"].to_numpy(dtype=float)
+        err = np.vstack([rate - 100 * t["lo"].to_numpy(dtype=float),
+                         100 * t["hi"].to_numpy(dtype=float) - rate])
+        ax.errorbar(rate, y + dy, xerr=np.nan_to_num(err), fmt="o", capsize=3, color=color,
+                    label=name)
+    ax.axvline(50.0, color="grey", lw=0.8, ls=":")
+    ax.set_yticks(y, labels)
+    ax.set_xlabel("wins % of decisive games (95% CI)")
+    ax.set_title("first-attacker and seat advantage")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def render_all(tables: dict, games: pd.DataFrame, order: Sequence[str], folder: Path) -> dict:
+    """Draw every plot of a report into ``folder`` (PNG + SVG); ``{name: png bytes}`` in
+    :data:`PLOTS` order (a plot without data is skipped)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    makers = {
+        "crosstable": (lambda: crosstable_figure(tables["crosstable"], tables["pairings"]))
+        if len(tables["crosstable"]) and len(tables["pairings"]) else None,
+        "ratings": (lambda: ratings_figure(tables["ratings"]))
+        if len(tables["ratings"]) and tables["ratings"]["rating"].notna().all() else None,
+        "convergence": (lambda: convergence_figure(convergence(games, order)))
+        if len(tables["pairings"]) else None,
+        "game_length": lambda: game_length_figure(length_histogram(games, order)),
+        "first_attacker": lambda: first_attacker_figure(tables["first_attacker"],
+                                                        tables["seat"]),
+    }
+    out = {}
+    for name in PLOTS:
+        if makers[name] is None:
+            continue
+        with plot_style(name):
+            out[name] = save(makers[name](), folder / name)
+    return out

@@ -1,0 +1,366 @@
+"""Fully specified two-player positions, the ``durak-sim/position/1`` format (spec/position.md).
+
+Every card's place is known and the stock's order is fixed, so a position is a game of perfect
+information (see ``durak_sim.solve``). Cards are ints and hands are masks (``durak_sim.cards``).
+
+>>> p = Position.from_json('{"format": "durak-sim/position/1", "trump": "D", "stock": [], '
+...                        '"hands": [["6S", "KD", "9H"], ["TS", "7D"]], "attacker": 0}')
+>>> p.to_move, p.phase, p.defender
+(0, 'open', 1)
+>>> Position.from_dict(p.to_dict()) == p
+True
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import (
+    N_CARDS, SUITS, beats, card_rank, card_str, card_suit, mask_cards, parse_card,
+)
+from .errors import UserError
+
+POSITION_FORMAT = "durak-sim/position/1"
+MAX_BOUT = 6  # R3.4
+REQUIRED_KEYS = ("format", "trump", "hands", "stock", "attacker")
+OPTIONAL_KEYS = ("table", "taking", "bout_limit")
+
+
+@dataclass(frozen=True)
+class Position:
+    """A two-player position (spec/position.md).
+
+    ``hands``: the two seats' card masks. ``stock``: card ids in draw order (the face-up trump
+    last). ``table``: the bout's ``(attack, defence or -1)`` pairs in play order, empty at the
+    start of a bout. ``bout_limit``: the bout's attack limit (R3.4), ``None`` at the start of a
+    bout (it is fixed when the attacker opens). Construction validates everything and raises
+    ``UserError`` with a one-line message.
+    """
+
+    trump_suit: int
+    hands: tuple[int, int]
+    stock: tuple[int, ...] = ()
+    attacker: int = 0
+    table: tuple[tuple[int, int], ...] = ()
+    taking: bool = False
+    bout_limit: int | None = None
+
+    def __post_init__(self):
+        _validate(self)
+
+    # ---- reading and writing ------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, d: Any) -> "Position":
+        """A position from its JSON object (a dict); ``UserError`` on anything malformed."""
+        if not isinstance(d, dict):
+            raise UserError(f"a position must be a JSON object, not {_kind(d)}")
+        missing = [k for k in REQUIRED_KEYS if k not in d]
+        if missing:
+            raise UserError(f"position: missing key(s): {', '.join(missing)}")
+        unknown = sorted(set(d) - set(REQUIRED_KEYS) - set(OPTIONAL_KEYS))
+        if unknown:
+            raise UserError(f"position: unknown key(s): {', '.join(map(str, unknown))}")
+        if d["format"] != POSITION_FORMAT:
+            raise UserError(f"position: format must be {POSITION_FORMAT!r}, not {d['format']!r}")
+        trump_suit = _parse_trump(d["trump"])
+        trump_card = None if len(d["trump"]) == 1 else parse_card(d["trump"])
+
+        hands = d["hands"]
+        if not isinstance(hands, list) or len(hands) != 2:
+            raise UserError("position: hands must be a list of two lists of cards")
+        seen = _Seen()
+        masks = []
+        for seat, hand in enumerate(hands):
+            m = 0
+            for c in _card_list(hand, f"hands[{seat}]"):
+                seen.add(c, f"hands[{seat}]")
+                m |= 1 << c
+            masks.append(m)
+        stock = tuple(_card_list(d["stock"], "stock"))
+        for c in stock:
+            seen.add(c, "stock")
+
+        attacker = d["attacker"]
+        if type(attacker) is not int or attacker not in (0, 1):
+            raise UserError(f"position: attacker must be 0 or 1, not {attacker!r}")
+
+        table_in = d.get("table", [])
+        if table_in is None:
+            table_in = []
+        if not isinstance(table_in, list):
+            raise UserError("position: table must be a list of [attack, defence or null] pairs")
+        table = []
+        for i, pair in enumerate(table_in):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise UserError(f"position: table[{i}] must be a pair [attack, defence or null]")
+            a = _card(pair[0], f"table[{i}]")
+            seen.add(a, "table")
+            if pair[1] is None:
+                dfc = -1
+            else:
+                dfc = _card(pair[1], f"table[{i}]")
+                seen.add(dfc, "table")
+            table.append((a, dfc))
+
+        taking = d.get("taking", False)
+        if taking is None:
+            taking = False
+        if not isinstance(taking, bool):
+            raise UserError(f"position: taking must be true or false, not {taking!r}")
+        limit = d.get("bout_limit")
+        if limit is not None and (type(limit) is not int):
+            raise UserError(f"position: bout_limit must be an integer or null, not {limit!r}")
+        if limit is None and table:
+            n_def = sum(1 for _, y in table if y >= 0)
+            limit = min(MAX_BOUT, bin(masks[1 - attacker]).count("1") + n_def)
+            if limit < len(table):
+                raise UserError(f"position: {len(table)} attack cards on the table but the "
+                                f"defender held only {limit} cards when the bout opened (R3.4)")
+        if trump_card is not None and stock and stock[-1] != trump_card:
+            raise UserError(f"position: the trump card {card_str(trump_card)} must be the last "
+                            f"card of the stock (it is drawn last, R2.2), not "
+                            f"{card_str(stock[-1])}")
+        return cls(trump_suit, (masks[0], masks[1]), stock, attacker, tuple(table), taking,
+                   limit)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Position":
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise UserError(f"invalid JSON: {e}") from None
+        return cls.from_dict(d)
+
+    def to_dict(self) -> dict:
+        """The JSON object of the position (spec/position.md); hands listed lowest card first."""
+        return {
+            "format": POSITION_FORMAT,
+            "trump": SUITS[self.trump_suit],
+            "hands": [[card_str(c) for c in mask_cards(h)] for h in self.hands],
+            "stock": [card_str(c) for c in self.stock],
+            "attacker": self.attacker,
+            "table": [[card_str(a), card_str(d) if d >= 0 else None] for a, d in self.table],
+            "taking": self.taking,
+            "bout_limit": self.bout_limit,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    # ---- questions ------------------------------------------------------------------------
+    @property
+    def defender(self) -> int:
+        return 1 - self.attacker
+
+    @property
+    def unbeaten(self) -> int:
+        """The attack card the defender must answer, or -1 (none, or taking)."""
+        if self.taking:
+            return -1
+        for a, d in self.table:
+            if d < 0:
+                return a
+        return -1
+
+    @property
+    def phase(self) -> str:
+        """``open`` (the attacker must open), ``defend`` (beat or take) or ``attack`` (throw
+        in or stop, also while the defender is taking)."""
+        if not self.table:
+            return "open"
+        return "defend" if self.unbeaten >= 0 else "attack"
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, ``None`` when the deal is over."""
+        if self.is_over():
+            return None
+        return self.defender if self.phase == "defend" else self.attacker
+
+    def is_over(self) -> bool:
+        """At the start of a bout with an empty stock and an empty hand (R5.1)."""
+        return not self.table and not self.stock and (self.hands[0] == 0 or self.hands[1] == 0)
+
+    def result(self) -> int | None:
+        """The value of a finished deal (seat 0's view: 1, 0, -1), else ``None``."""
+        if not self.is_over():
+            return None
+        h0, h1 = self.hands
+        return 0 if h0 == 0 and h1 == 0 else (1 if h0 == 0 else -1)
+
+
+# ---- validation -----------------------------------------------------------------------------
+class _Seen:
+    def __init__(self):
+        self.where: dict[int, str] = {}
+
+    def add(self, card: int, where: str) -> None:
+        if card in self.where:
+            w = self.where[card]
+            place = f"{w} and {where}" if w != where else f"{where} twice"
+            raise UserError(f"position: card {card_str(card)} appears twice ({place})")
+        self.where[card] = where
+
+
+def _kind(x: Any) -> str:
+    return {list: "a list", str: "a string", int: "a number", float: "a number",
+            bool: "a boolean", type(None): "null"}.get(type(x), type(x).__name__)
+
+
+def _parse_trump(t: Any) -> int:
+    if isinstance(t, str) and len(t) == 1 and t.upper() in SUITS:
+        return SUITS.index(t.upper())
+    if isinstance(t, str) and len(t) == 2:
+        try:
+            return card_suit(parse_card(t))
+        except ValueError:
+            pass
+    raise UserError(f"position: trump must be a suit letter (S C D H) or a card like 'QD', "
+                    f"not {t!r}")
+
+
+def _card(x: Any, where: str) -> int:
+    if not isinstance(x, str):
+        raise UserError(f"position: {where}: a card must be a string like 'TS', not {x!r}")
+    try:
+        return parse_card(x)
+    except ValueError:
+        raise UserError(f"position: {where}: unknown card {x!r} (ranks 6789TJQKA, suits SCDH)") \
+            from None
+
+
+def _card_list(x: Any, where: str) -> list[int]:
+    if not isinstance(x, list):
+        raise UserError(f"position: {where} must be a list of cards, not {_kind(x)}")
+    return [_card(c, where) for c in x]
+
+
+def _validate(p: Position) -> None:
+    """Types, then every rule a reachable position keeps (R1-R5)."""
+    if type(p.trump_suit) is not int or not 0 <= p.trump_suit < 4:
+        raise UserError(f"position: trump suit must be 0..3, not {p.trump_suit!r}")
+    if not isinstance(p.hands, tuple) or len(p.hands) != 2:
+        raise UserError("position: hands must be two card masks")
+    for seat, h in enumerate(p.hands):
+        if type(h) is not int or not 0 <= h < 1 << N_CARDS:
+            raise UserError(f"position: hands[{seat}] is not a card mask: {h!r}")
+    if p.attacker not in (0, 1) or type(p.attacker) is not int:
+        raise UserError(f"position: attacker must be 0 or 1, not {p.attacker!r}")
+    if not isinstance(p.taking, bool):
+        raise UserError(f"position: taking must be a bool, not {p.taking!r}")
+    seen = _Seen()
+    for seat, h in enumerate(p.hands):
+        for c in mask_cards(h):
+            seen.add(c, f"hands[{seat}]")
+    for c in p.stock:
+        if type(c) is not int or not 0 <= c < N_CARDS:
+            raise UserError(f"position: unknown card in the stock: {c!r}")
+        seen.add(c, "stock")
+    for pair in p.table:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise UserError("position: table entries must be (attack, defence or -1) pairs")
+        a, d = pair
+        if type(a) is not int or not 0 <= a < N_CARDS:
+            raise UserError(f"position: unknown attack card on the table: {a!r}")
+        if type(d) is not int or not -1 <= d < N_CARDS:
+            raise UserError(f"position: unknown defence card on the table: {d!r}")
+        seen.add(a, "table")
+        if d >= 0:
+            seen.add(d, "table")
+
+    if p.stock and card_suit(p.stock[-1]) != p.trump_suit:
+        raise UserError(f"position: the last stock card {card_str(p.stock[-1])} is the face-up "
+                        f"trump (R2.2), so the trump suit must be {SUITS[card_suit(p.stock[-1])]}")
+    if not p.table:
+        if p.taking:
+            raise UserError("position: taking is true but the table is empty")
+        if p.bout_limit is not None:
+            raise UserError("position: bout_limit must be null at the start of a bout (it is "
+                            "fixed when the attacker opens, R3.4)")
+        if p.stock and (p.hands[0] == 0 or p.hands[1] == 0):
+            raise UserError("position: a hand is empty at the start of a bout while the stock "
+                            "is not (the refill, R4, would have filled it)")
+        return
+    _validate_table(p)
+
+
+def _validate_table(p: Position) -> None:
+    t = p.trump_suit
+    n_att = len(p.table)
+    if type(p.bout_limit) is not int or not 1 <= p.bout_limit <= MAX_BOUT:
+        raise UserError(f"position: bout_limit must be 1..{MAX_BOUT}, not {p.bout_limit!r}")
+    if n_att > p.bout_limit:
+        raise UserError(f"position: {n_att} attack cards on the table but the bout limit is "
+                        f"{p.bout_limit} (R3.4)")
+    ranks: set[int] = set()
+    first_unbeaten = -1
+    for i, (a, d) in enumerate(p.table):
+        if i > 0 and card_rank(a) not in ranks:
+            raise UserError(f"position: table[{i}]: {card_str(a)} matches no rank already on "
+                            f"the table (R3.3)")
+        ranks.add(card_rank(a))
+        if d >= 0:
+            if not beats(d, a, t):
+                raise UserError(f"position: table[{i}]: {card_str(d)} does not beat "
+                                f"{card_str(a)} (R1.3)")
+            if first_unbeaten >= 0:
+                raise UserError(f"position: table[{i}]: a defence while "
+                                f"{card_str(p.table[first_unbeaten][0])} is still unbeaten "
+                                f"(R3.2)")
+            ranks.add(card_rank(d))
+        elif first_unbeaten < 0:
+            first_unbeaten = i
+        elif not p.taking:
+            raise UserError(f"position: table[{i}]: a second unbeaten attack card while the "
+                            f"defender is not taking (R3.2)")
+    if p.taking and first_unbeaten < 0:
+        raise UserError("position: taking is true but every attack card is beaten (R3.5)")
+
+
+def load_positions(path: str) -> list[Position]:
+    """Positions from a file holding one JSON object or JSON Lines (one position a line).
+    ``UserError`` names the line of a bad position in JSON Lines."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise UserError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"cannot read {path}: not UTF-8 text") from None
+    if not text.strip():
+        raise UserError(f"{path}: no position in the file")
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError as e:
+        whole = None
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        single_line_ok = False
+        if len(lines) > 1:
+            try:
+                json.loads(lines[0])
+                single_line_ok = True
+            except json.JSONDecodeError:
+                pass
+        if e.msg != "Extra data" and not single_line_ok:
+            raise UserError(f"{path}: invalid JSON at line {e.lineno} column {e.colno}: "
+                            f"{e.msg}") from None
+    if whole is not None:
+        try:
+            return [Position.from_dict(whole)]
+        except UserError as e:
+            raise UserError(f"{path}: {e}") from None
+    out = []
+    for no, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise UserError(f"{path}: line {no}: invalid JSON: {e.msg} (column {e.colno})") \
+                from None
+        try:
+            out.append(Position.from_dict(d))
+        except UserError as e:
+            raise UserError(f"{path}: line {no}: {e}") from None
+    return out

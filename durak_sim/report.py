@@ -1,0 +1,467 @@
+"""A tournament's report, built from its stored games alone.
+
+:func:`build_report` reads the manifest and the Parquet chunks of an output folder
+(:mod:`durak_sim.storage`), computes every table once, vectorised (:mod:`durak_sim.stats`),
+and writes at the top of the folder:
+
+=====================  ==============================================================
+``ratings.csv``        Bradley-Terry ratings (Elo scale, field mean 0), bootstrap 95% CI
+``crosstable.csv``     mean score of the row strategy against the column strategy
+``pairings.csv``       per pairing: W/D/L, pentanomial deal-pair counts, Elo ± 95%, LOS
+``strategies.csv``     per strategy: wins, Durak, draws with Wilson 95% intervals
+``first_attacker.csv`` first-attacker win rate of decisive games, overall and per pairing
+``seat.csv``           the same for seat 0
+``game_length.csv``    bouts and the Durak's cards left, overall and per pairing
+``plots/*.png|svg``    crosstable, ratings, convergence, game_length, first_attacker
+``report.md``          all of the above for people (links the PNGs)
+``report.html``        the same, one self-contained file (plots embedded as base64 PNG)
+=====================  ==============================================================
+
+These hold results only (no timings, no paths, no dates): the same tournament writes the
+same bytes, whatever threads, chunking or resumes produced its games, and ``durak-sim
+report DIR`` rebuilds them identically. Floats are written with 10 significant digits.
+
+>>> from durak_sim.tournament import run_tournament, _doctest_dir
+>>> r = run_tournament(["random", "easy"], deals=300, seed=5, out=_doctest_dir(),
+...                    progress=False)
+>>> list(r.report.tables["ratings"]["strategy"])
+['easy', 'random']
+"""
+from __future__ import annotations
+
+import base64
+import html
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .errors import UserError
+from .rules import RULES_VERSION
+from .stats import GAME_COLUMNS
+from .storage import Manifest, games_frame, read_chunks
+from .tournament import TournamentConfig
+
+#: table name -> CSV file, in report order
+TABLE_FILES = {"ratings": "ratings.csv", "crosstable": "crosstable.csv",
+               "pairings": "pairings.csv", "strategies": "strategies.csv",
+               "first_attacker": "first_attacker.csv", "seat": "seat.csv",
+               "game_length": "game_length.csv"}
+BOOTSTRAP = 1000   # Bradley-Terry bootstrap resamples
+FLOAT_FORMAT = "%.10g"
+PLOTS_DIR = "plots"
+
+
+@dataclass
+class Report:
+    """A built report: its folder, config, the manifest it was built from, the tables
+    (pandas frames, keys of :data:`TABLE_FILES`) and whether every chunk was stored."""
+
+    out: Path
+    config: TournamentConfig
+    manifest: Manifest
+    tables: dict
+    games: int
+    chunks_done: int
+    chunks_total: int
+    notes: list
+
+    @property
+    def complete(self) -> bool:
+        return self.chunks_done == self.chunks_total
+
+
+# --------------------------------------------------------------------------------------
+# Tables
+# --------------------------------------------------------------------------------------
+def load_games(out: Path, manifest: Manifest, config: TournamentConfig) -> pd.DataFrame:
+    """Every stored game of the folder, checksums verified, in the canonical order
+    (pairings as in the config, then deal, then swap): the order never depends on how or
+    when the chunks were played."""
+    rank = {p: i for i, p in enumerate(config.pairings())}
+    chunks = [c for c in manifest.chunks if tuple(c["pairing"]) in rank]
+    chunks.sort(key=lambda c: (rank[tuple(c["pairing"])], c["deal_lo"]))
+    table = read_chunks(out, chunks, verify=True, columns=GAME_COLUMNS)
+    if table is None:
+        raise UserError(f"no finished chunk in {out} yet: nothing to report")
+    return games_frame(table, config.strategies, GAME_COLUMNS)
+
+
+def _present(games: pd.DataFrame, names) -> list:
+    """The strategies of ``names`` (in that order) that played at least one game."""
+    seen = set()
+    for c in ("seat0", "seat1"):
+        col = games[c]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            codes = np.unique(col.cat.codes.to_numpy())
+            seen.update(col.cat.categories[codes[codes >= 0]])
+        else:
+            seen.update(pd.unique(col))
+    return [n for n in names if n in seen]
+
+
+def _crosstable(pairings: pd.DataFrame, order: list) -> pd.DataFrame:
+    m = np.full((len(order), len(order)), np.nan)
+    idx = {n: i for i, n in enumerate(order)}
+    for r in pairings.itertuples():
+        m[idx[r.a], idx[r.b]] = r.score
+        m[idx[r.b], idx[r.a]] = 1.0 - r.score
+    frame = pd.DataFrame(m, columns=order)
+    frame.insert(0, "strategy", pd.Series(order, dtype=object))
+    return frame
+
+
+def compute_tables(games: pd.DataFrame, config: TournamentConfig,
+                   n_boot: int = BOOTSTRAP) -> tuple[dict, list]:
+    """Every table of the report from a games frame; ``(tables, notes)``.
+
+    Strategies and pairings follow the config's order (A of a pairing is the one listed
+    first); the Bradley-Terry bootstrap is seeded with the tournament's seed."""
+    from . import stats
+
+    notes = []
+    order = _present(games, config.strategies)
+    version = dict(zip(config.strategies, config.versions))
+    strategies = stats.strategy_table(games).set_index("strategy").loc[order].reset_index()
+    strategies.insert(1, "version", [version[n] for n in order])
+    pairings = stats.pairing_table(games, order=order)
+    try:
+        ratings = stats.bradley_terry(games, n_boot=n_boot, seed=config.seed)
+    except ValueError as exc:
+        notes.append(f"Bradley-Terry ratings: {exc}")
+        ratings = pd.DataFrame({"strategy": pd.Series(order, dtype=object),
+                                "rating": np.nan, "lo": np.nan, "hi": np.nan,
+                                "games": strategies["games"].to_numpy()})
+    ratings.insert(1, "version", [version[n] for n in ratings["strategy"]])
+    tables = {
+        "ratings": ratings,
+        "crosstable": _crosstable(pairings, order),
+        "pairings": pairings,
+        "strategies": strategies,
+        "first_attacker": stats.first_attacker_advantage(games, order=order),
+        "seat": stats.seat_advantage(games, order=order),
+        "game_length": stats.game_length(games, order=order),
+    }
+    return tables, notes
+
+
+def _csv(frame: pd.DataFrame) -> bytes:
+    return frame.to_csv(index=False, float_format=FLOAT_FORMAT,
+                        lineterminator="\n").encode("utf-8")
+
+
+# --------------------------------------------------------------------------------------
+# Formatting
+# --------------------------------------------------------------------------------------
+def _pct(x) -> str:
+    return "-" if not np.isfinite(x) else f"{100 * x:.2f}"
+
+
+def _pct_ci(rate, lo, hi) -> str:
+    if not np.isfinite(rate):
+        return "-"
+    return f"{100 * rate:.2f} [{100 * lo:.2f}, {100 * hi:.2f}]"
+
+
+def _elo(x) -> str:
+    return "-" if np.isnan(x) else f"{x:+.1f}"
+
+
+def _elo_ci(e, lo, hi) -> str:
+    return "-" if np.isnan(e) else f"{e:+.1f} [{lo:+.1f}, {hi:+.1f}]"
+
+
+def _p(x) -> str:
+    return "-" if np.isnan(x) else f"{x:.3g}"
+
+
+def _pairing_label(a, b) -> str:
+    return "all games" if a == "*" else f"{a} vs {b}"
+
+
+class _Doc:
+    """A report as blocks, rendered to Markdown and to HTML from the same content."""
+
+    def __init__(self):
+        self.blocks = []
+
+    def h(self, level: int, text: str):
+        self.blocks.append(("h", level, text))
+
+    def p(self, text: str):
+        self.blocks.append(("p", text))
+
+    def code(self, text: str):
+        self.blocks.append(("code", text))
+
+    def table(self, headers, rows, left=1):
+        self.blocks.append(("table", list(headers), [[str(c) for c in r] for r in rows], left))
+
+    def img(self, name: str, caption: str):
+        self.blocks.append(("img", name, caption))
+
+    def markdown(self) -> str:
+        out = []
+        for b in self.blocks:
+            if b[0] == "h":
+                out.append("#" * b[1] + " " + b[2])
+            elif b[0] == "p":
+                out.append(b[1])
+            elif b[0] == "code":
+                out.append("```sh\n" + b[1] + "\n```")
+            elif b[0] == "table":
+                _, headers, rows, left = b
+                esc = [[c.replace("|", "\\|") for c in r] for r in [headers] + rows]
+                out.append("\n".join(
+                    ["| " + " | ".join(esc[0]) + " |",
+                     "|" + "|".join(":---" if i < left else "---:" for i in range(len(headers)))
+                     + "|"] + ["| " + " | ".join(r) + " |" for r in esc[1:]]))
+            elif b[0] == "img":
+                out.append(f"![{b[2]}]({PLOTS_DIR}/{b[1]}.png)")
+        return "\n\n".join(out) + "\n"
+
+    def html(self, title: str, images: dict) -> str:
+        def inline(text: str) -> str:
+            text = re.sub(r"`([^`]*)`", r"<code>\1</code>", html.escape(text, quote=False))
+            return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
+
+        body = []
+        for b in self.blocks:
+            if b[0] == "h":
+                body.append(f"<h{b[1]}>{inline(b[2])}</h{b[1]}>")
+            elif b[0] == "p":
+                body.append(f"<p>{inline(b[1])}</p>")
+            elif b[0] == "code":
+                body.append(f"<pre><code>{html.escape(b[1], quote=False)}</code></pre>")
+            elif b[0] == "table":
+                _, headers, rows, left = b
+
+                def cells(r, tag):
+                    return "".join(f'<{tag} class="{"l" if i < left else "r"}">{inline(c)}</{tag}>'
+                                   for i, c in enumerate(r))
+                body.append("<table>\n<thead><tr>" + cells(headers, "th") + "</tr></thead>\n"
+                            "<tbody>\n" + "\n".join(f"<tr>{cells(r, 'td')}</tr>" for r in rows)
+                            + "\n</tbody>\n</table>")
+            elif b[0] == "img" and b[1] in images:
+                data = base64.b64encode(images[b[1]]).decode("ascii")
+                body.append(f'<figure><img alt="{html.escape(b[2])}" '
+                            f'src="data:image/png;base64,{data}">'
+                            f"<figcaption>{inline(b[2])}</figcaption></figure>")
+        style = ("body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;"
+                 "padding:0 1rem;color:#222}table{border-collapse:collapse;margin:1rem 0;"
+                 "font-size:.9rem}th,td{border:1px solid #ccc;padding:.25rem .5rem}"
+                 "th{background:#f3f3f3}.r{text-align:right;font-variant-numeric:tabular-nums}"
+                 ".l{text-align:left}code,pre{background:#f6f6f6}pre{padding:.6rem;"
+                 "overflow-x:auto}img{max-width:100%}figure{margin:1rem 0}"
+                 "figcaption{font-size:.85rem;color:#555}")
+        return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                f"<title>{html.escape(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n"
+                + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def _played_versions(provenance: dict) -> list:
+    """durak-sim versions that played the stored games: the first run's, then any other
+    a resume used."""
+    versions = [str(provenance.get("package_version", "?"))]
+    for r in provenance.get("resumed", []):
+        v = str(r.get("package_version", "?"))
+        if v not in versions:
+            versions.append(v)
+    return versions
+
+
+def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
+    cfg, t = rep.config, rep.tables
+    doc = _Doc()
+    if cfg.gauntlet is not None:
+        title = f"durak-sim gauntlet: {cfg.gauntlet} against {', '.join(cfg.strategies[1:])}"
+        fmt = f"gauntlet: {cfg.gauntlet} against each of {len(cfg.strategies) - 1} strategies"
+    else:
+        title = f"durak-sim tournament: {', '.join(cfg.strategies)}"
+        fmt = f"round robin of {len(cfg.strategies)} strategies"
+    doc.h(1, title)
+    if not rep.complete:
+        doc.p(f"**INCOMPLETE**: {rep.chunks_done} of {rep.chunks_total} chunks are stored; "
+              f"the tables cover the games played so far. Continue with "
+              f"`durak-sim tournament --resume DIR`.")
+    pairings = cfg.pairings()
+    doc.h(2, "Setup")
+    rules = json.dumps(cfg.rules.to_dict(), sort_keys=True)
+    doc.table(["", ""], [
+        ["format", f"{fmt} ({len(pairings)} pairing{'s' if len(pairings) != 1 else ''})"],
+        ["strategies", ", ".join(f"{n} v{v}" for n, v in zip(cfg.strategies, cfg.versions))],
+        ["deals", f"{cfg.deals:,} per pairing (deal indices 0..{cfg.deals - 1}), each played "
+                  f"twice with the seats swapped: {cfg.games:,} games"],
+        ["games stored", f"{rep.games:,}"],
+        ["seed", str(cfg.seed)],
+        ["rules", f"{cfg.rules.tag} `{rules}`, rules version {RULES_VERSION}"],
+        ["durak-sim", ", ".join(_played_versions(rep.manifest.provenance))],
+    ], left=2)
+    doc.p("Reproduce (threads, output folder and chunk size do not change the results; "
+          "`durak-sim report DIR` rebuilds this report from the stored games):")
+    doc.code(cfg.command() + " --out DIR")
+    for note in rep.notes:
+        doc.p(f"Note: {note}")
+
+    doc.h(2, "Ratings")
+    doc.p(f"Bradley-Terry maximum likelihood on game points (a draw is half a point), Elo "
+          f"scale, anchored at a field mean of 0; 95% percentile bootstrap intervals from "
+          f"{BOOTSTRAP} resamples of whole deal pairs within each pairing (seed {cfg.seed}).")
+    r = t["ratings"]
+    doc.table(["rank", "strategy", "version", "rating", "95% CI", "games"],
+              [[i + 1, x.strategy, x.version, _elo(x.rating),
+                "-" if np.isnan(x.lo) else f"[{x.lo:+.1f}, {x.hi:+.1f}]", f"{x.games:,}"]
+               for i, x in enumerate(r.itertuples())], left=2)
+    doc.img("ratings", "Bradley-Terry ratings with bootstrap 95% intervals")
+
+    doc.h(2, "Crosstable")
+    doc.p("Mean score (%) of the row strategy against the column strategy over all their "
+          "games (win 1, draw 1/2, Durak 0).")
+    c = t["crosstable"]
+    names = list(c["strategy"])
+    doc.table(["strategy", *names],
+              [[row[0], *(_pct(v) for v in row[1:])] for row in c.itertuples(index=False)])
+    doc.img("crosstable", "score of row vs column, with the paired Elo and its 95% interval")
+
+    doc.h(2, "Pairings")
+    doc.p("A is the strategy listed first. Elo from the mean score of deal pairs "
+          "(pentanomial p0..p4: pairs in which A scored 0, 1/4, 1/2, 3/4, 1), 95% interval "
+          "and likelihood of superiority (LOS) from the pair-score variance; var ratio: "
+          "variance of the paired estimate over that of independent games (below 1: the "
+          "duplicate deals cancelled luck).")
+    p = t["pairings"]
+    doc.table(["A", "B", "deal pairs", "A wins", "draws", "A Durak", "A score %",
+               "Elo A-B [95% CI]", "LOS %", "p0 / p1 / p2 / p3 / p4", "var ratio"],
+              [[x.a, x.b, f"{x.pairs:,}", f"{x.a_wins:,}", f"{x.a_draws:,}", f"{x.a_losses:,}",
+                _pct(x.score), _elo_ci(x.elo, x.elo_lo, x.elo_hi), _pct(x.los),
+                " / ".join(f"{getattr(x, f'p{i}'):,}" for i in range(5)),
+                "-" if np.isnan(x.var_ratio) else f"{x.var_ratio:.3f}"]
+               for x in p.itertuples()], left=2)
+    doc.img("convergence", "A's mean pair score as deal pairs accumulate, with its 95% band")
+
+    doc.h(2, "Strategies")
+    doc.p("All games of each strategy; rates with Wilson 95% intervals.")
+    s = t["strategies"]
+    doc.table(["strategy", "version", "games", "wins", "Durak", "draws", "win % [95% CI]",
+               "Durak % [95% CI]", "draw % [95% CI]", "score %"],
+              [[x.strategy, x.version, f"{x.games:,}", f"{x.wins:,}", f"{x.durak:,}",
+                f"{x.draws:,}", _pct_ci(x.win_rate, x.win_lo, x.win_hi),
+                _pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
+                _pct_ci(x.draw_rate, x.draw_lo, x.draw_hi), _pct(x.score)]
+               for x in s.itertuples()])
+
+    doc.h(2, "First-attacker and seat advantage")
+    doc.p("Share of decisive games won by the first attacker and by seat 0, Wilson 95% "
+          "intervals, two-sided exact binomial p-value against 50%.")
+    f, st = t["first_attacker"], t["seat"]
+    doc.table(["pairing", "decisive games", "first attacker wins % [95% CI]", "p",
+               "seat 0 wins % [95% CI]", "p"],
+              [[_pairing_label(x.a, x.b), f"{x.decisive:,}", _pct_ci(x.rate, x.lo, x.hi),
+                _p(x.p_value), _pct_ci(y.rate, y.lo, y.hi), _p(y.p_value)]
+               for x, y in zip(f.itertuples(), st.itertuples())])
+    doc.img("first_attacker", "first-attacker and seat-0 win rates of decisive games")
+
+    doc.h(2, "Game length")
+    doc.p("Bouts per game; cards left in the Durak's hand (decisive games).")
+    g = t["game_length"]
+    doc.table(["pairing", "games", "bouts mean", "sd", "min", "p25", "median", "p75", "max",
+               "Durak's cards left mean"],
+              [[_pairing_label(x.a, x.b), f"{x.games:,}", f"{x.bouts_mean:.2f}",
+                f"{x.bouts_sd:.2f}", f"{x.bouts_min:g}", f"{x.bouts_p25:g}",
+                f"{x.bouts_median:g}", f"{x.bouts_p75:g}", f"{x.bouts_max:g}",
+                f"{x.cards_left_mean:.2f}"] for x in g.itertuples()])
+    doc.img("game_length", "distribution of game length per pairing")
+
+    doc.h(2, "Files")
+    doc.p("Tables as CSV: " + ", ".join(f"`{v}`" for v in TABLE_FILES.values())
+          + f". Plots as PNG and SVG in `{PLOTS_DIR}/`. Every game in `games/` (Parquet, one "
+          "file per pairing and chunk of deals), indexed with checksums by `manifest.json`; "
+          "timings in `timing.json`.")
+    # only the plots that were drawn
+    doc.blocks = [b for b in doc.blocks if b[0] != "img" or b[1] in plots]
+    return doc, title
+
+
+# --------------------------------------------------------------------------------------
+# Building
+# --------------------------------------------------------------------------------------
+def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP) -> Report:
+    """Compute every table of the tournament stored in ``out_dir`` from its games alone and
+    write the CSVs, plots, ``report.md`` and ``report.html`` (atomically, each).
+
+    Works on an unfinished tournament too (the report then says so)."""
+    from .plots import render_all
+    from .storage import atomic_write_bytes, atomic_write_text
+
+    out = Path(out_dir)
+    if not out.is_dir():
+        raise UserError(f"no tournament folder {out}")
+    manifest = Manifest.load(out)
+    config = TournamentConfig.from_dict(manifest.config)
+    games = load_games(out, manifest, config)
+    tables, notes = compute_tables(games, config, n_boot=n_boot)
+    total = len(config.pairings()) * len(config.chunk_ranges())
+    rep = Report(out=out, config=config, manifest=manifest, tables=tables, games=len(games),
+                 chunks_done=len(manifest.chunks), chunks_total=total, notes=notes)
+    for name, file in TABLE_FILES.items():
+        atomic_write_bytes(out / file, _csv(tables[name]))
+    order = _present(games, config.strategies)
+    plots = render_all(tables, games, order, out / PLOTS_DIR)
+    doc, title = _document(rep, plots)
+    atomic_write_text(out / "report.md", doc.markdown())
+    atomic_write_text(out / "report.html", doc.html(title, plots))
+    return rep
+
+
+def print_report(rep: Report, console=None) -> None:
+    """The report's main tables on the terminal (rich, aligned, with intervals)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    if console is None:
+        console = Console()
+        console = Console(width=max(console.width, 118))
+    cfg, t = rep.config, rep.tables
+    head = (f"{'gauntlet' if cfg.gauntlet else 'round robin'}: {', '.join(cfg.strategies)}; "
+            f"{cfg.deals:,} deals per pairing x 2 seats, seed {cfg.seed}, {cfg.rules.tag}")
+    if not rep.complete:
+        head += f"  [INCOMPLETE: {rep.chunks_done} of {rep.chunks_total} chunks]"
+    console.print(head)
+
+    def table(title, headers, rows, left=1):
+        tab = Table(title=title, title_justify="left")
+        for i, h in enumerate(headers):
+            tab.add_column(h, justify="left" if i < left else "right")
+        for r in rows:
+            tab.add_row(*[str(c) for c in r])
+        console.print(tab)
+
+    table("Bradley-Terry ratings (Elo scale, field mean 0)",
+          ["strategy", "version", "rating", "95% CI", "games"],
+          [[x.strategy, x.version, _elo(x.rating),
+            "-" if np.isnan(x.lo) else f"[{x.lo:+.1f}, {x.hi:+.1f}]", f"{x.games:,}"]
+           for x in t["ratings"].itertuples()])
+    table("Pairings (A = first listed; paired Elo from deal pairs)",
+          ["A", "B", "deal pairs", "A score %", "Elo A-B [95% CI]", "LOS %", "var ratio"],
+          [[x.a, x.b, f"{x.pairs:,}", _pct(x.score), _elo_ci(x.elo, x.elo_lo, x.elo_hi),
+            _pct(x.los), "-" if np.isnan(x.var_ratio) else f"{x.var_ratio:.3f}"]
+           for x in t["pairings"].itertuples()], left=2)
+    table("Strategies (Wilson 95% intervals)",
+          ["strategy", "games", "win % [95% CI]", "Durak % [95% CI]", "draw % [95% CI]"],
+          [[x.strategy, f"{x.games:,}", _pct_ci(x.win_rate, x.win_lo, x.win_hi),
+            _pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
+            _pct_ci(x.draw_rate, x.draw_lo, x.draw_hi)] for x in t["strategies"].itertuples()])
+    f, s = t["first_attacker"].iloc[0], t["seat"].iloc[0]
+    console.print(f"first attacker wins {_pct_ci(f.rate, f.lo, f.hi)} % of {f.decisive:,} "
+                  f"decisive games (p = {_p(f.p_value)}); seat 0 wins "
+                  f"{_pct_ci(s.rate, s.lo, s.hi)} % (p = {_p(s.p_value)})")
+    for note in rep.notes:
+        console.print(f"note: {note}")
+    console.print(f"report: {rep.out / 'report.md'}, {rep.out / 'report.html'}")
+
+
+__all__ = ["BOOTSTRAP", "Report", "TABLE_FILES", "build_report", "compute_tables",
+           "load_games", "print_report"]

@@ -1,0 +1,330 @@
+"""Durable tournament results: Parquet chunks of games and a JSON manifest of what is done.
+
+An output folder holds (see :mod:`durak_sim.tournament` for the rest of it)::
+
+    manifest.json                       the tournament's config and every finished chunk
+    games/<a>_vs_<b>/deals-<lo>-<last>.parquet   one chunk: deals lo..last of pairing a, b
+
+A *chunk* is the games of one pairing over one range of deal indices, each deal twice with
+the seats swapped (``swap`` 0: ``a`` in seat 0). Both kinds of file are written atomically:
+the bytes go to a temporary file in the same folder, are flushed to disk, and then
+``os.replace`` puts them in place, so a crash or SIGKILL leaves either the old file or the
+new one, never half of one. A chunk is *finished* once the manifest lists it (with its row
+count and SHA-256); a chunk file the manifest does not list is from an interrupted write
+and is played again on resume (the seed contract makes it the same games).
+
+Parquet columns, one row per game (the ``games`` frame of :mod:`durak_sim.stats` plus
+strategy versions). Small integers are stored narrow and names as dictionaries whose
+dictionary is the whole tournament's strategy list, so every chunk has the same schema:
+
+==================================  ===============================================
+``seed`` int64, ``deal`` int64      master seed, deal index
+``swap`` int8                       0, or 1 for the seat-swapped twin
+``seat0, seat1`` dictionary<str>    strategy names per seat (int16 codes)
+``seat0_version, seat1_version``    strategy versions (int32)
+``outcome`` dictionary<str>         ``"durak"`` or ``"draw"`` (int8 codes)
+``durak`` int8                      losing seat, -1 on a draw
+``first_attacker`` int8             seat that attacked first
+``bouts`` int16, ``cards_left`` int8  bouts played, cards left in the Durak's hand
+==================================  ===============================================
+
+>>> import numpy as np
+>>> cols = {"outcome": np.array([0, 1]), "durak": np.array([1, -1]),
+...         "first_attacker": np.array([0, 1]), "bouts": np.array([9, 20]),
+...         "cards_left": np.array([3, 0])}
+>>> t = games_table(7, np.array([4, 4]), np.array([0, 1]), ["easy", "random"], [1, 1],
+...                 (0, 1), cols)
+>>> t.column("seat0").to_pylist(), t.column("outcome").to_pylist()
+(['easy', 'random'], ['durak', 'draw'])
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from .errors import UserError
+
+MANIFEST = "manifest.json"
+MANIFEST_FORMAT = "durak-sim/tournament/1"
+GAMES_DIR = "games"
+TMP_SUFFIX = ".tmp"
+OUTCOMES = ("durak", "draw")   # dictionary of the ``outcome`` column: code 1 is a draw
+
+#: column name -> numpy dtype of the narrow integer columns as stored
+INT_COLUMNS = {"seed": np.int64, "deal": np.int64, "swap": np.int8,
+               "seat0_version": np.int32, "seat1_version": np.int32, "durak": np.int8,
+               "first_attacker": np.int8, "bouts": np.int16, "cards_left": np.int8}
+COLUMNS = ("seed", "deal", "swap", "seat0", "seat1", "seat0_version", "seat1_version",
+           "outcome", "durak", "first_attacker", "bouts", "cards_left")
+
+
+class StorageError(UserError):
+    """A damaged or foreign output folder."""
+
+
+# --------------------------------------------------------------------------------------
+# Atomic files
+# --------------------------------------------------------------------------------------
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the new one, whole.
+
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "x.txt"
+    >>> atomic_write_bytes(p, b"hi"); p.read_bytes()
+    b'hi'
+    """
+    path = Path(path)
+    tmp = path.with_name(path.name + TMP_SUFFIX)
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """:func:`atomic_write_bytes` of UTF-8 text with ``\\n`` line ends."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def sha256_file(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def remove_temporaries(out: Path) -> int:
+    """Delete the ``*.tmp`` files an interrupted write left in ``out``; how many."""
+    n = 0
+    for tmp in Path(out).rglob(f"*{TMP_SUFFIX}"):
+        tmp.unlink(missing_ok=True)
+        n += 1
+    return n
+
+
+# --------------------------------------------------------------------------------------
+# Chunks
+# --------------------------------------------------------------------------------------
+def _schema():
+    import pyarrow as pa
+
+    name = pa.dictionary(pa.int16(), pa.string())
+    return pa.schema([
+        ("seed", pa.int64()), ("deal", pa.int64()), ("swap", pa.int8()),
+        ("seat0", name), ("seat1", name),
+        ("seat0_version", pa.int32()), ("seat1_version", pa.int32()),
+        ("outcome", pa.dictionary(pa.int8(), pa.string())), ("durak", pa.int8()),
+        ("first_attacker", pa.int8()),
+        ("bouts", pa.int16()), ("cards_left", pa.int8()),
+    ])
+
+
+def games_table(seed: int, deals: np.ndarray, rots: np.ndarray, names: Sequence[str],
+                versions: Sequence[int], pairing: tuple[int, int], cols: dict):
+    """The Arrow table of one chunk's games.
+
+    ``names``/``versions``: every strategy of the tournament (the dictionary of the name
+    columns); ``pairing``: indices in ``names`` of the strategies in seat 0 and 1 when
+    ``rots`` is 0 (seat ``s`` is played by ``pairing[(s + rot) % 2]``); ``cols``: per game
+    ``outcome`` (0 a Durak, 1 a draw), ``durak``, ``first_attacker``, ``bouts``,
+    ``cards_left`` (see :func:`result_columns`)."""
+    import pyarrow as pa
+
+    rots = np.asarray(rots)
+    n = len(rots)
+    p = np.asarray(pairing, dtype=np.int16)
+    i0 = p[rots % 2]
+    i1 = p[(rots + 1) % 2]
+    dictionary = pa.array(list(names), pa.string())
+    ver = np.asarray(versions, dtype=np.int32)
+
+    def named(idx):
+        return pa.DictionaryArray.from_arrays(pa.array(idx.astype(np.int16)), dictionary)
+
+    arrays = {
+        "seed": np.full(n, seed, np.int64), "deal": np.asarray(deals, np.int64),
+        "swap": rots.astype(np.int8), "seat0": named(i0), "seat1": named(i1),
+        "seat0_version": ver[i0], "seat1_version": ver[i1],
+        "outcome": pa.DictionaryArray.from_arrays(
+            pa.array(np.asarray(cols["outcome"]).astype(np.int8)),
+            pa.array(list(OUTCOMES), pa.string())),
+    }
+    for c in ("durak", "first_attacker", "bouts", "cards_left"):
+        arrays[c] = np.asarray(cols[c]).astype(INT_COLUMNS[c])
+    return pa.table([pa.array(arrays[c]) if isinstance(arrays[c], np.ndarray) else arrays[c]
+                     for c in COLUMNS], schema=_schema())
+
+
+def result_columns(batch) -> dict:
+    """Per-game result columns of a :class:`durak_sim.play.GameBatch` as numpy arrays.
+
+    The same values as ``batch.frame()`` (``outcome`` as 0 = a Durak, 1 = a draw), taken
+    straight from the kernel's result rows: building the frame's string columns costs a
+    large fraction of the kernel time at millions of games."""
+    from .kernel import engine as E   # the R_* column layout of the kernel's result rows
+
+    r = batch.results
+    return {"outcome": r[:, E.R_OUTCOME], "durak": r[:, E.R_DURAK],
+            "first_attacker": r[:, E.R_FIRST], "bouts": r[:, E.R_BOUTS],
+            "cards_left": r[:, E.R_CARDS_LEFT]}
+
+
+def write_chunk(path: Path, table) -> tuple[int, str]:
+    """Write one chunk atomically (zstd Parquet); return ``(rows, sha256)``."""
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + TMP_SUFFIX)
+    with open(tmp, "wb") as f:
+        pq.write_table(table, f, compression="zstd", use_dictionary=True,
+                       write_statistics=False)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return table.num_rows, sha256_file(path)
+
+
+def read_chunks(out: Path, chunks: Sequence[dict], verify: bool = True,
+                columns: Sequence[str] | None = None):
+    """The games of ``chunks`` (manifest entries) as one Arrow table, in the order given
+    (only ``columns`` if given).
+
+    With ``verify`` every file's SHA-256 and row count must match its entry."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tables = []
+    for c in chunks:
+        path = Path(out) / c["file"]
+        if not path.is_file():
+            raise StorageError(f"chunk file missing: {path}")
+        if verify and sha256_file(path) != c["sha256"]:
+            raise StorageError(f"chunk file damaged (checksum differs): {path}")
+        t = pq.read_table(path, columns=list(columns) if columns is not None else None)
+        if t.num_rows != c["rows"]:
+            raise StorageError(f"chunk file has {t.num_rows} rows, manifest says "
+                               f"{c['rows']}: {path}")
+        tables.append(t)
+    if not tables:
+        return None
+    return pa.concat_tables(tables)
+
+
+def games_frame(table, names: Sequence[str], columns: Sequence[str] = COLUMNS):
+    """A chunk table as the ``games`` frame of :mod:`durak_sim.stats` (``columns`` of it).
+
+    Names become categoricals over ``names`` (in that order: every chunk's dictionary must
+    be exactly ``names``); integers keep their narrow stored types (half the memory
+    traffic of int64 at millions of games)."""
+    import pandas as pd
+
+    cols = {}
+    for c in columns:
+        col = table.column(c)
+        if c in ("seat0", "seat1", "outcome"):
+            cats = list(names) if c != "outcome" else list(OUTCOMES)
+            for ch in col.chunks:
+                if ch.dictionary.to_pylist() != cats:
+                    raise StorageError(f"column {c} of a chunk has dictionary "
+                                       f"{ch.dictionary.to_pylist()}, expected {cats}")
+            codes = [ch.indices.to_numpy(zero_copy_only=False) for ch in col.chunks]
+            codes = np.concatenate(codes).astype(np.int64) if codes else np.zeros(0, np.int64)
+            # object categories: pandas' arrow-backed "str" makes every later take slow
+            cols[c] = pd.Categorical.from_codes(codes, pd.Index(cats, dtype=object))
+        else:
+            cols[c] = col.to_numpy()
+    return pd.DataFrame(cols)
+
+
+# --------------------------------------------------------------------------------------
+# Manifest
+# --------------------------------------------------------------------------------------
+def chunk_file(a: str, b: str, lo: int, hi: int) -> str:
+    """Relative path of the chunk of pairing ``a, b`` holding deals ``lo .. hi - 1``.
+
+    >>> chunk_file("easy", "random", 0, 50000)
+    'games/easy_vs_random/deals-000000000-000049999.parquet'
+    """
+    return f"{GAMES_DIR}/{a}_vs_{b}/deals-{lo:09d}-{hi - 1:09d}.parquet"
+
+
+@dataclass
+class Manifest:
+    """The JSON index of an output folder: ``config`` (what the tournament is),
+    ``provenance`` (who ran it: package version, command line, start time) and ``chunks``
+    (finished chunks: ``pairing`` [a, b], ``deal_lo``, ``deal_hi`` (exclusive), ``file``,
+    ``rows``, ``sha256``)."""
+
+    config: dict
+    provenance: dict
+    chunks: list
+
+    @property
+    def done(self) -> set:
+        """``(a, b, deal_lo)`` of every finished chunk."""
+        return {(c["pairing"][0], c["pairing"][1], c["deal_lo"]) for c in self.chunks}
+
+    def to_dict(self) -> dict:
+        return {"format": MANIFEST_FORMAT, "config": self.config,
+                "provenance": self.provenance, "chunks": self.chunks}
+
+    def save(self, out: Path) -> None:
+        """Write ``manifest.json`` atomically (sorted keys, stable chunk order)."""
+        self.chunks.sort(key=lambda c: (c["pairing"], c["deal_lo"]))
+        atomic_write_text(Path(out) / MANIFEST,
+                          json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n")
+
+    @classmethod
+    def load(cls, out: Path) -> "Manifest":
+        """Read ``out/manifest.json``; :class:`StorageError` if absent or not ours."""
+        path = Path(out) / MANIFEST
+        if not path.is_file():
+            raise StorageError(f"no tournament in {out} ({MANIFEST} not found)")
+        try:
+            d = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise StorageError(f"cannot read {path}: {exc}") from None
+        if not isinstance(d, dict) or d.get("format") != MANIFEST_FORMAT:
+            raise StorageError(f"{path} is not a durak-sim tournament manifest "
+                               f"(format {d.get('format') if isinstance(d, dict) else None!r})")
+        return cls(config=d["config"], provenance=d.get("provenance", {}),
+                   chunks=list(d.get("chunks", [])))
+
+
+class DirectoryLock:
+    """An exclusive, non-blocking ``flock`` on the output folder itself (no lock file to
+    leave behind; the kernel drops it when the process dies, even by SIGKILL)."""
+
+    def __init__(self, out: Path):
+        self.out = Path(out)
+        self.fd = None
+
+    def __enter__(self):
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - no flock (Windows): run unlocked
+            return self
+        self.fd = os.open(self.out, os.O_RDONLY)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self.fd)
+            self.fd = None
+            raise UserError(f"another durak-sim process is writing {self.out}") from None
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        return False

@@ -1,0 +1,743 @@
+"""Tournaments: every pairing of a field of strategies over the same seeded deals, stored
+durably and reported; and the SPRT that stops a match as soon as it is decided.
+
+A tournament is a round robin (every two strategies of the field) or a gauntlet (one
+strategy against each of the others). Every pairing plays the SAME deal indices
+``0 .. deals - 1`` of one master seed, each deal twice with the seats swapped (duplicate
+play), so luck of the deal cancels within a pairing and is shared across pairings.
+
+Games are played chunk by chunk (``chunk_deals`` deal indices of one pairing, default
+50,000) and each finished chunk is stored at once (:mod:`durak_sim.storage`), so a run
+stopped by Ctrl-C, a crash or SIGKILL continues with ``resume=True`` without redoing or
+losing a finished chunk. The seed contract makes every chunk the same games whenever and
+however (threads, block sizes, resumes) it is played, so a resumed tournament's tables are
+byte-identical to an uninterrupted one's. Statistics, plots and the report are computed
+once at the end from the stored games alone (:func:`durak_sim.report.build_report`).
+
+Output folder (default ``reports/runs/tournament-<YYYYmmdd-HHMMSS>-seed<S>``)::
+
+    manifest.json      config, provenance and every finished chunk (durak_sim.storage)
+    games/             Parquet chunks, one folder per pairing
+    report.md, report.html, *.csv, plots/   results only: same tournament, same bytes
+    timing.json        deals/s and durations per session (not part of the same-bytes set)
+
+>>> res = run_tournament(["easy", "random"], deals=200, seed=3, out=_doctest_dir(),
+...                      progress=False, report=False)
+>>> res.complete, res.config.pairings()
+(True, [('easy', 'random')])
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .errors import UserError
+from .play import check_seed, game_schedule, play_schedule, resolve_strategies
+from .rules import RULES_VERSION, Rules
+from .storage import (INT_COLUMNS, DirectoryLock, Manifest, StorageError, chunk_file,
+                      games_table, remove_temporaries, result_columns, sha256_file,
+                      write_chunk)
+
+#: deal indices per pairing of ``durak-sim tournament`` with no ``--deals``; each is played
+#: twice. Chosen so that the four built-in levels finish in a few minutes on 2 cores.
+DEFAULT_DEALS = 20_000
+#: deal indices per stored chunk: large enough that storage costs little next to play
+CHUNK_DEALS = 50_000
+#: parent of the default output folders (relative to the working directory)
+RUNS_DIR = Path("reports") / "runs"
+#: seconds a kernel call should take: progress updates and Ctrl-C answer this often
+BLOCK_SECONDS = 0.5
+_FIRST_BLOCK, _MIN_BLOCK = 1024, 16
+TIMING = "timing.json"
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a tournament; every finished chunk is saved in ``out``."""
+
+    def __init__(self, out: Path, chunks_done: int, chunks_total: int):
+        super().__init__(f"interrupted: {chunks_done} of {chunks_total} chunks saved in {out}")
+        self.out, self.chunks_done, self.chunks_total = Path(out), chunks_done, chunks_total
+
+    @property
+    def resume_command(self) -> str:
+        return f"durak-sim tournament --resume {_quote(str(self.out))}"
+
+
+def _quote(s: str) -> str:
+    import shlex
+
+    return shlex.quote(s)
+
+
+def _doctest_dir() -> Path:
+    import tempfile
+
+    return Path(tempfile.mkdtemp()) / "t"
+
+
+# --------------------------------------------------------------------------------------
+# Configuration
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TournamentConfig:
+    """What a tournament is: everything its results depend on, plus its chunk size.
+
+    ``strategies``: the field in display order (a gauntlet's strategy first);
+    ``versions``: their versions; ``gauntlet``: ``None`` for a round robin."""
+
+    strategies: tuple[str, ...]
+    versions: tuple[int, ...]
+    seed: int
+    deals: int
+    chunk_deals: int = CHUNK_DEALS
+    gauntlet: str | None = None
+    rules: Rules = Rules()
+    plugins: tuple[str, ...] = ()
+
+    def pairings(self) -> list[tuple[str, str]]:
+        """The pairings ``(a, b)`` in play order; ``a`` sits in seat 0 of ``swap`` 0.
+
+        >>> TournamentConfig(("random", "easy", "hard"), (1, 1, 1), 1, 10).pairings()
+        [('random', 'easy'), ('random', 'hard'), ('easy', 'hard')]
+        >>> TournamentConfig(("hard", "random", "easy"), (1, 1, 1), 1, 10,
+        ...                  gauntlet="hard").pairings()
+        [('hard', 'random'), ('hard', 'easy')]
+        """
+        s = self.strategies
+        if self.gauntlet is not None:
+            return [(s[0], x) for x in s[1:]]
+        return [(s[i], s[j]) for i in range(len(s)) for j in range(i + 1, len(s))]
+
+    def chunk_ranges(self) -> list[tuple[int, int]]:
+        """``(lo, hi)`` deal ranges of the chunks (``hi`` exclusive), in play order."""
+        return [(lo, min(self.deals, lo + self.chunk_deals))
+                for lo in range(0, self.deals, self.chunk_deals)]
+
+    @property
+    def games(self) -> int:
+        return 2 * self.deals * len(self.pairings())
+
+    def command(self) -> str:
+        """The command that plays this tournament again (threads, output folder and chunk
+        size do not change its results, so they are left out).
+
+        >>> TournamentConfig(("random", "easy"), (1, 1), 7, 2000).command()
+        'durak-sim tournament random easy --deals 2000 --seed 7'
+        """
+        parts = ["durak-sim", "tournament"]
+        if self.gauntlet is not None:
+            parts += ["--gauntlet", self.gauntlet, *self.strategies[1:]]
+        else:
+            parts += list(self.strategies)
+        parts += ["--deals", str(self.deals), "--seed", str(self.seed)]
+        if self.rules != Rules():  # pragma: no cover - one ruleset is implemented today
+            parts += ["--rules", json.dumps(self.rules.to_dict(), sort_keys=True)]
+        for p in self.plugins:
+            parts += ["--plugin", p]
+        return " ".join(_quote(p) for p in parts)
+
+    def to_dict(self) -> dict:
+        return {"strategies": [{"name": n, "version": v}
+                               for n, v in zip(self.strategies, self.versions)],
+                "seed": self.seed, "deals": self.deals, "chunk_deals": self.chunk_deals,
+                "gauntlet": self.gauntlet, "rules": self.rules.to_dict(),
+                "rules_version": RULES_VERSION, "plugins": list(self.plugins)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TournamentConfig":
+        try:
+            return cls(strategies=tuple(s["name"] for s in d["strategies"]),
+                       versions=tuple(int(s["version"]) for s in d["strategies"]),
+                       seed=int(d["seed"]), deals=int(d["deals"]),
+                       chunk_deals=int(d["chunk_deals"]), gauntlet=d.get("gauntlet"),
+                       rules=Rules.from_dict(d["rules"]), plugins=tuple(d.get("plugins", ())))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StorageError(f"malformed tournament config in manifest: {exc}") from None
+
+
+def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
+                chunk_deals: int = CHUNK_DEALS, gauntlet: str | None = None,
+                rules: Rules = Rules(), plugins: Sequence[str] = ()) -> TournamentConfig:
+    """Validate a tournament's options and resolve its strategies (aliases, versions).
+
+    No ``strategies``: every built-in level (``registry.builtin_levels()``), or with a
+    ``gauntlet`` every built-in level other than it."""
+    from .registry import builtin_levels
+
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
+        raise UserError(f"deals must be an integer >= 1, got {deals!r}")
+    if isinstance(chunk_deals, bool) or not isinstance(chunk_deals, (int, np.integer)) \
+            or chunk_deals < 1:
+        raise UserError(f"chunk size must be an integer >= 1, got {chunk_deals!r}")
+    seed = check_seed(seed)
+    names = list(strategies) if strategies else []
+    if gauntlet is not None:
+        g = resolve_strategies([gauntlet])[0]
+        if not names:
+            names = [n for n in builtin_levels() if n != g.name]
+        others = resolve_strategies(names)
+        if any(s.name == g.name for s in others):
+            raise UserError(f"the gauntlet strategy {g.name!r} is also listed among its "
+                            f"opponents")
+        strats = [g, *others]
+    else:
+        strats = resolve_strategies(names or builtin_levels())
+    seen = set()
+    for s in strats:
+        if s.name in seen:
+            raise UserError(f"strategy {s.name!r} is listed twice")
+        seen.add(s.name)
+    if len(strats) < 2:
+        raise UserError(f"a tournament needs at least two strategies, got "
+                        f"{len(strats)} ({', '.join(s.name for s in strats) or 'none'})")
+    return TournamentConfig(strategies=tuple(s.name for s in strats),
+                            versions=tuple(s.version for s in strats), seed=seed,
+                            deals=int(deals), chunk_deals=int(chunk_deals),
+                            gauntlet=strats[0].name if gauntlet is not None else None,
+                            rules=rules, plugins=tuple(plugins))
+
+
+def default_out_dir(seed: int, now: datetime | None = None, parent: Path = RUNS_DIR) -> Path:
+    """A new folder ``reports/runs/tournament-<YYYYmmdd-HHMMSS>-seed<S>`` (``-2``, ``-3``
+    ... appended if that exists).
+
+    >>> default_out_dir(7, datetime(2024, 5, 1, 12, 0, 0), Path("/nonexistent")).name
+    'tournament-20240501-120000-seed7'
+    """
+    now = now or datetime.now()
+    base = parent / f"tournament-{now:%Y%m%d-%H%M%S}-seed{seed}"
+    path, k = base, 2
+    while path.exists():
+        path = base.with_name(f"{base.name}-{k}")
+        k += 1
+    return path
+
+
+# --------------------------------------------------------------------------------------
+# Running
+# --------------------------------------------------------------------------------------
+@dataclass
+class TournamentResult:
+    """A tournament run (one session: a fresh run or a resume).
+
+    ``complete``: every chunk is stored; ``report``: the :class:`durak_sim.report.Report`
+    built at the end (``None`` when not asked for or not complete); ``deals_played``:
+    deal indices x pairings played in this session; ``seconds``: wall time of this session;
+    ``kernel_seconds``/``compile_seconds``: of its play."""
+
+    out: Path
+    config: TournamentConfig
+    complete: bool
+    chunks_done: int
+    chunks_total: int
+    deals_played: int = 0
+    seconds: float = 0.0
+    kernel_seconds: float = 0.0
+    compile_seconds: float = 0.0
+    report_seconds: float = 0.0
+    threads: int | None = None
+    report: "object | None" = None
+
+    @property
+    def deals_per_second(self) -> float:
+        return self.deals_played / self.kernel_seconds if self.kernel_seconds > 0 else float("nan")
+
+    def print(self, console=None) -> None:
+        """The report's tables and this session's timing, as aligned rich tables."""
+        from rich.console import Console
+
+        from .report import print_report
+
+        if console is None:
+            console = Console()
+            console = Console(width=max(console.width, 118))
+        if self.report is not None:
+            print_report(self.report, console)
+        if self.deals_played:
+            console.print(f"played {self.deals_played:,} deals x 2 seats in "
+                          f"{self.kernel_seconds:.2f} s of kernel time "
+                          f"({self.deals_per_second:,.0f} deals/s on {self.threads} "
+                          f"thread{'s' if self.threads != 1 else ''}; "
+                          f"compile/load {self.compile_seconds:.2f} s apart); "
+                          f"session {self.seconds:.2f} s")
+        else:
+            console.print("nothing left to play: every chunk was already stored")
+        console.print(f"results in {self.out}")
+
+
+ProgressFn = Callable[[int], None]
+
+
+def _play_chunk(strats, names, versions, pairing, lo, hi, config, threads,
+                advance: ProgressFn, block: list):
+    """Play deals ``lo .. hi - 1`` of one pairing in kernel calls of about BLOCK_SECONDS
+    (``block[0]`` deals, adapted in place); return (Arrow table, kernel s, compile s)."""
+    deals_parts, rots_parts, cols_parts = [], [], []
+    kernel_s = compile_s = 0.0
+    pos = lo
+    while pos < hi:
+        n = min(block[0], hi - pos)
+        d, r = game_schedule(np.arange(pos, pos + n, dtype=np.int64), 2, True)
+        batch = play_schedule(strats, config.seed, d, r, rules=config.rules, threads=threads)
+        kernel_s += batch.seconds
+        compile_s += batch.compile_seconds
+        deals_parts.append(d)
+        rots_parts.append(r)
+        # narrow copies now: the kernel's int64 result rows are not kept
+        cols_parts.append({k: v.astype(INT_COLUMNS.get(k, np.int8))
+                           for k, v in result_columns(batch).items()})
+        pos += n
+        advance(n)
+        if batch.seconds > 0:
+            block[0] = int(np.clip(n * BLOCK_SECONDS / batch.seconds, _MIN_BLOCK,
+                                   max(config.chunk_deals, _MIN_BLOCK)))
+    cols = {k: np.concatenate([c[k] for c in cols_parts]) for k in cols_parts[0]}
+    table = games_table(config.seed, np.concatenate(deals_parts), np.concatenate(rots_parts),
+                        names, versions, pairing, cols)
+    return table, kernel_s, compile_s
+
+
+def _check_threads(threads: int | None) -> None:
+    if threads is None:
+        return
+    import numba
+
+    limit = numba.config.NUMBA_NUM_THREADS
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
+            or not 1 <= threads <= limit:
+        raise UserError(f"threads must be in 1..{limit}, got {threads!r}")
+
+
+def _new_out_dir(out: Path) -> None:
+    if out.exists():
+        if not out.is_dir():
+            raise UserError(f"--out {out} exists and is not a folder")
+        if any(out.iterdir()):
+            raise UserError(f"--out {out} exists and is not empty: choose a new folder, or "
+                            f"add --resume to continue the tournament stored there")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".durak-sim-write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise UserError(f"cannot write to output folder {out}: {exc.strerror or exc}") from None
+
+
+def _config_differences(stored: TournamentConfig, asked: dict) -> list[str]:
+    diffs = []
+    for key, value in asked.items():
+        have = getattr(stored, key)
+        if key == "strategies":
+            have, value = list(have), list(value)
+        if have != value:
+            diffs.append(f"{key} {have} (asked {value})")
+    return diffs
+
+
+def _resume_config(out: Path, manifest: Manifest, strategies, deals, seed, chunk_deals,
+                   gauntlet, rules, plugins) -> TournamentConfig:
+    """The stored config, after checking that every option given agrees with it and that
+    the registered strategies still have the stored versions."""
+    from .registry import load_plugin
+
+    stored = TournamentConfig.from_dict(manifest.config)
+    if manifest.config.get("rules_version") != RULES_VERSION:
+        raise UserError(f"cannot resume {out}: it was played under rules version "
+                        f"{manifest.config.get('rules_version')}, this durak-sim implements "
+                        f"version {RULES_VERSION}")
+    for p in (plugins or stored.plugins):
+        load_plugin(p)
+    asked = {}
+    if strategies or gauntlet is not None:
+        asked_cfg = make_config(strategies, deals=stored.deals, seed=stored.seed,
+                                gauntlet=gauntlet)
+        asked["strategies"] = asked_cfg.strategies
+        asked["gauntlet"] = asked_cfg.gauntlet
+    for key, value in (("deals", deals), ("seed", seed), ("chunk_deals", chunk_deals),
+                       ("rules", rules)):
+        if value is not None:
+            asked[key] = value
+    diffs = _config_differences(stored, asked)
+    if diffs:
+        raise UserError(f"{out} holds another tournament: {'; '.join(diffs)}")
+    now = resolve_strategies(stored.strategies)
+    changed = [f"{s.name} is v{s.version}, played as v{v}"
+               for s, v in zip(now, stored.versions) if s.version != v]
+    if changed:
+        raise UserError(f"cannot resume {out}: strategy versions changed ({'; '.join(changed)})")
+    return stored
+
+
+def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = None,
+                   seed: int | None = None, out: str | Path | None = None,
+                   threads: int | None = None, gauntlet: str | None = None,
+                   resume: bool = False, progress: bool = True, *,
+                   chunk_deals: int | None = None, rules: Rules | None = None,
+                   plugins: Sequence[str] = (), command: str | None = None,
+                   report: bool = True, console=None) -> TournamentResult:
+    """Play (or, with ``resume``, continue) a tournament and store every finished chunk.
+
+    ``strategies``: the field (default every built-in level); ``gauntlet``: one strategy
+    to play against each of ``strategies`` instead of a round robin; ``deals`` (default
+    :data:`DEFAULT_DEALS`) deal indices per pairing, each played twice with the seats
+    swapped; ``seed`` (default 1); ``out``: output folder (default
+    :func:`default_out_dir`), which must be new or empty unless ``resume``; ``threads``:
+    kernel threads (default all cores; results do not depend on it); ``progress``: a rich
+    progress bar on stderr when it is a terminal; ``chunk_deals``: deal indices per stored
+    chunk (:data:`CHUNK_DEALS`); ``report``: build the report at the end
+    (:func:`durak_sim.report.build_report`); ``command``: the command line to record in
+    the manifest (default ``sys.argv``).
+
+    With ``resume`` the tournament stored in ``out`` continues; options left ``None`` are
+    taken from its manifest and options given must agree with it (else ``UserError``).
+    Ctrl-C raises :class:`TournamentInterrupted` after the finished chunks are saved.
+
+    >>> r = run_tournament(["random", "easy"], deals=50, seed=2, out=_doctest_dir(),
+    ...                    progress=False, report=False)
+    >>> r.chunks_done, r.config.command()
+    (1, 'durak-sim tournament random easy --deals 50 --seed 2')
+    """
+    from . import __version__
+
+    t_start = time.perf_counter()
+    _check_threads(threads)
+    command = command if command is not None else " ".join(_quote(a) for a in sys.argv)
+    if resume:
+        if out is None:
+            raise UserError("--resume needs the folder of the tournament to continue")
+        out = Path(out)
+        if not out.is_dir():
+            raise UserError(f"cannot resume: {out} is not a folder")
+        manifest = Manifest.load(out)
+        config = _resume_config(out, manifest, strategies, deals, seed, chunk_deals, gauntlet,
+                                rules, plugins)
+    else:
+        from .registry import load_plugin
+
+        for p in plugins:
+            load_plugin(p)
+        config = make_config(strategies, deals=DEFAULT_DEALS if deals is None else deals,
+                             seed=1 if seed is None else seed,
+                             chunk_deals=CHUNK_DEALS if chunk_deals is None else chunk_deals,
+                             gauntlet=gauntlet, rules=rules or Rules(), plugins=plugins)
+        out = Path(out) if out is not None else default_out_dir(config.seed)
+        _new_out_dir(out)
+        manifest = Manifest(config=config.to_dict(),
+                            provenance={"package_version": __version__, "command": command,
+                                        "started": datetime.now().isoformat(timespec="seconds")},
+                            chunks=[])
+
+    with DirectoryLock(out):
+        if resume:
+            remove_temporaries(out)
+            manifest.provenance.setdefault("resumed", []).append(
+                {"command": command, "package_version": __version__,
+                 "at": datetime.now().isoformat(timespec="seconds")})
+            _drop_damaged(out, manifest)
+        manifest.save(out)
+        result = _play(out, config, manifest, threads, progress, console, t_start)
+        result.seconds = time.perf_counter() - t_start
+        _write_timing(out, result, t_start)
+        if result.complete and report:
+            from .report import build_report
+
+            t = time.perf_counter()
+            result.report = build_report(out)
+            result.report_seconds = time.perf_counter() - t
+            result.seconds = time.perf_counter() - t_start
+            _write_timing(out, result, t_start, replace_last=True)
+    return result
+
+
+def _drop_damaged(out: Path, manifest: Manifest) -> None:
+    """Forget chunks whose file is missing or differs from its checksum: they are played
+    again (the seed contract makes them the same games)."""
+    keep = []
+    for c in manifest.chunks:
+        path = out / c["file"]
+        if path.is_file() and sha256_file(path) == c["sha256"]:
+            keep.append(c)
+        else:
+            print(f"durak-sim: warning: chunk {c['file']} is missing or damaged; "
+                  f"playing it again", file=sys.stderr)
+    manifest.chunks[:] = keep
+
+
+def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, progress,
+          console, t_start: float) -> TournamentResult:
+    from .play import cpu_count
+
+    names = list(config.strategies)
+    index = {n: i for i, n in enumerate(names)}
+    pairings = config.pairings()
+    ranges = config.chunk_ranges()
+    done = manifest.done
+    todo = [(a, b, lo, hi) for lo, hi in ranges for a, b in pairings if (a, b, lo) not in done]
+    total_chunks = len(ranges) * len(pairings)
+    result = TournamentResult(out=out, config=config, complete=not todo,
+                              chunks_done=total_chunks - len(todo), chunks_total=total_chunks,
+                              threads=threads or cpu_count())
+    if not todo:
+        return result
+    strats = {n: s for n, s in zip(names, resolve_strategies(names))}
+    total_deals = config.deals * len(pairings)
+    done_deals = total_deals - sum(hi - lo for _, _, lo, hi in todo)
+    block = [_FIRST_BLOCK if all(s.compiled for s in strats.values()) else _MIN_BLOCK]
+    bar = _progress_bar(progress, console)
+    try:
+        with bar as p:
+            task = p.add_task("tournament", total=total_deals, completed=done_deals) \
+                if p is not None else None
+
+            def advance(n: int) -> None:
+                result.deals_played += n
+                if p is not None:
+                    p.advance(task, n)
+
+            for a, b, lo, hi in todo:
+                if p is not None:
+                    p.update(task, description=f"{a} vs {b}")
+                table, k_s, c_s = _play_chunk([strats[a], strats[b]], names, config.versions,
+                                              (index[a], index[b]), lo, hi, config, threads,
+                                              advance, block)
+                result.kernel_seconds += k_s
+                result.compile_seconds += c_s
+                rel = chunk_file(a, b, lo, hi)
+                rows, sha = write_chunk(out / rel, table)
+                manifest.chunks.append({"pairing": [a, b], "deal_lo": lo, "deal_hi": hi,
+                                        "file": rel, "rows": rows, "sha256": sha})
+                manifest.save(out)
+                result.chunks_done += 1
+    except KeyboardInterrupt:
+        # count what is on disk: the interrupt may fall between a save and our bookkeeping
+        try:
+            wanted = {(a, b, lo) for lo, _ in ranges for a, b in pairings}
+            result.chunks_done = len(Manifest.load(out).done & wanted)
+            _write_timing(out, result, t_start)
+        except (OSError, StorageError):  # pragma: no cover - a courtesy, never an error
+            pass
+        raise TournamentInterrupted(out, result.chunks_done, total_chunks) from None
+    result.complete = result.chunks_done == total_chunks
+    return result
+
+
+class _NoProgress:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _progress_bar(progress: bool, console):
+    """A rich progress bar on stderr (deals done, deals/s, time left), only on a terminal."""
+    if not progress:
+        return _NoProgress()
+    from rich.console import Console
+    from rich.progress import (BarColumn, Progress, ProgressColumn, TextColumn,
+                               TimeRemainingColumn)
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):
+        """Deals per second over rich's recent-speed window."""
+
+        def render(self, task):
+            speed = task.speed
+            return Text("? deals/s" if speed is None else f"{speed:,.0f} deals/s")
+
+    console = console or Console(stderr=True)
+    if not console.is_terminal:
+        return _NoProgress()
+    return Progress(TextColumn("{task.description}"), BarColumn(bar_width=12),
+                    TextColumn("{task.completed:,}/{task.total:,} deals"), RateColumn(),
+                    TimeRemainingColumn(), TextColumn("left"), console=console,
+                    refresh_per_second=4)
+
+
+def _write_timing(out: Path, result: TournamentResult, t_start: float,
+                  replace_last: bool = False) -> None:
+    """Append this session's timings to ``timing.json`` (never part of the report)."""
+    from .storage import atomic_write_text
+
+    path = out / TIMING
+    try:
+        sessions = json.loads(path.read_text(encoding="utf-8")).get("sessions", [])
+    except (OSError, ValueError, AttributeError):
+        sessions = []
+    if replace_last and sessions:
+        sessions.pop()
+    sessions.append({
+        "threads": result.threads, "deals_played": result.deals_played,
+        "games_played": 2 * result.deals_played,
+        "kernel_seconds": round(result.kernel_seconds, 4),
+        "compile_seconds": round(result.compile_seconds, 4),
+        "report_seconds": round(result.report_seconds, 4),
+        "wall_seconds": round(time.perf_counter() - t_start, 4),
+        "deals_per_s": round(result.deals_per_second, 1) if result.kernel_seconds > 0 else None,
+        "complete": result.complete,
+        "ended": datetime.now().isoformat(timespec="seconds"),
+    })
+    atomic_write_text(path, json.dumps({"sessions": sessions}, indent=1) + "\n")
+
+
+# --------------------------------------------------------------------------------------
+# SPRT: a match that stops when it is decided
+# --------------------------------------------------------------------------------------
+def pentanomial_counts(cols: dict, rots: np.ndarray) -> np.ndarray:
+    """A's pentanomial counts ``p0 .. p4`` from the result columns of duplicate deal pairs
+    (games ``2k`` and ``2k + 1`` are one deal, A in seat 0 when ``rots`` is 0).
+
+    >>> cols = {"outcome": np.array([0, 0, 1, 0]), "durak": np.array([1, 0, -1, 1])}
+    >>> pentanomial_counts(cols, np.array([0, 1, 0, 1])).tolist()
+    [0, 1, 0, 0, 1]
+    """
+    draw = np.asarray(cols["outcome"]) == 1
+    x0 = np.where(draw, 1, np.where(np.asarray(cols["durak"]) == 1, 2, 0))
+    x = np.where(np.asarray(rots) % 2 == 0, x0, 2 - x0)
+    if len(x) % 2:
+        raise ValueError("games must come in deal pairs")
+    return np.bincount(x[0::2] + x[1::2], minlength=5).astype(np.int64)
+
+
+@dataclass
+class SPRTResult:
+    """Outcome of :func:`run_sprt`. ``decision``: ``"H1"`` (A is ``elo1`` stronger),
+    ``"H0"`` (A is ``elo0`` stronger) or ``"continue"`` (``max_deals`` reached first);
+    ``deals``: deal pairs played; ``estimate``: :class:`durak_sim.sprt.SPRTEstimate`, the
+    median-unbiased Elo with its interval (and the naive, biased one)."""
+
+    a: str
+    b: str
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    model: str
+    seed: int
+    block: int
+    max_deals: int
+    decision: str
+    deals: int
+    pentanomial: list
+    llr: float
+    bounds: tuple
+    estimate: "object"
+    seconds: float
+    compile_seconds: float
+    rules: Rules = Rules()
+    versions: dict = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        return 2 * self.deals
+
+    def to_dict(self) -> dict:
+        from .match import _plain
+
+        return _plain({
+            "a": self.a, "b": self.b, "versions": self.versions, "rules": self.rules.to_dict(),
+            "sprt": {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha,
+                     "beta": self.beta, "model": self.model, "block": self.block,
+                     "max_deals": self.max_deals},
+            "seed": self.seed, "decision": self.decision, "deals": self.deals,
+            "games": self.games, "pentanomial": list(self.pentanomial), "llr": self.llr,
+            "bounds": list(self.bounds), "estimate": self.estimate.as_dict(),
+            "seconds": self.seconds, "compile_seconds": self.compile_seconds,
+        })
+
+    def print(self, console=None) -> None:
+        """Decision, deal count, LLR and the unbiased Elo estimate (rich)."""
+        from rich.console import Console
+        from rich.table import Table
+
+        if console is None:
+            console = Console()
+            console = Console(width=max(console.width, 118))
+        verdict = {"H1": f"H1 accepted: {self.a} is {self.elo1:+g} Elo (or more) stronger",
+                   "H0": f"H0 accepted: {self.a} is {self.elo0:+g} Elo (or less) stronger",
+                   "continue": f"no decision within {self.max_deals:,} deals"}[self.decision]
+        e = self.estimate
+        t = Table(title=f"SPRT {self.a} vs {self.b}: elo0 {self.elo0:+g}, elo1 {self.elo1:+g}, "
+                        f"alpha {self.alpha:g}, beta {self.beta:g} ({self.model}), seed "
+                        f"{self.seed}, {self.rules.tag}", title_justify="left")
+        t.add_column("", justify="left")
+        t.add_column("", justify="right")
+        rows = [("decision", verdict),
+                ("deal pairs played", f"{self.deals:,} ({self.games:,} games; checked every "
+                                      f"{self.block:,} pairs)"),
+                ("pentanomial p0..p4", " ".join(f"{c:,}" for c in self.pentanomial)),
+                ("LLR  [bounds]", f"{self.llr:+.3f}  [{self.bounds[0]:+.3f}, "
+                                  f"{self.bounds[1]:+.3f}]"),
+                (f"Elo (median-unbiased) [{100 * e.conf:g}% CI]",
+                 f"{e.elo:+.1f}  [{e.lo:+.1f}, {e.hi:+.1f}]"),
+                ("Elo (naive, biased by stopping)", f"{e.naive_elo:+.1f}"),
+                ("LOS", f"{100 * e.los:.2f}%"),
+                ("time", f"{self.seconds:.2f} s (compile/load {self.compile_seconds:.2f} s "
+                         f"apart)")]
+        for k, v in rows:
+            t.add_row(k, v)
+        console.print(t)
+
+
+def run_sprt(a: str, b: str, elo0: float, elo1: float, seed: int = 1,
+             threads: int | None = None, max_deals: int = 1_000_000, alpha: float = 0.05,
+             beta: float = 0.05, block: int = 1000, *, model: str = "logistic",
+             rules: Rules = Rules()) -> SPRTResult:
+    """Play ``a`` against ``b`` in blocks of ``block`` duplicate deal pairs (deals 0, 1, ...
+    of ``seed``, each twice with the seats swapped) until a pentanomial SPRT
+    (:class:`durak_sim.sprt.SPRT`) of H0 ``elo = elo0`` against H1 ``elo = elo1`` decides,
+    or ``max_deals`` deal pairs are played.
+
+    The test is checked once per block (after deal pairs ``block``, ``2 block``, ...), not
+    after every pair: the LLR may overshoot a bound by up to one block, which makes the
+    test slightly conservative; the decision and the deal count depend only on the seed,
+    ``block`` and the strategies (not on threads).
+
+    >>> r = run_sprt("easy", "random", 0, 50, seed=1, block=500)
+    >>> r.decision, r.deals % 500
+    ('H1', 0)
+    """
+    from .sprt import SPRT
+
+    seed = check_seed(seed)
+    _check_threads(threads)
+    for name, v in (("block", block), ("max_deals", max_deals)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise UserError(f"{name} must be an integer >= 1, got {v!r}")
+    try:
+        test = SPRT(elo0, elo1, alpha=alpha, beta=beta, model=model)
+    except ValueError as exc:
+        raise UserError(f"SPRT: {exc}") from None
+    strats = resolve_strategies([a, b])
+    if strats[0].name == strats[1].name:
+        raise UserError("an SPRT needs two different strategies")
+    seconds = compile_s = 0.0
+    lo = 0
+    status = "continue"
+    while status == "continue" and lo < max_deals:
+        hi = min(max_deals, lo + block)
+        d, r = game_schedule(np.arange(lo, hi, dtype=np.int64), 2, True)
+        batch = play_schedule(strats, seed, d, r, rules=rules, threads=threads)
+        seconds += batch.seconds
+        compile_s += batch.compile_seconds
+        status = test.update(pentanomial_counts(result_columns(batch), r))
+        lo = hi
+    return SPRTResult(a=strats[0].name, b=strats[1].name, elo0=float(elo0), elo1=float(elo1),
+                      alpha=float(alpha), beta=float(beta), model=model, seed=seed,
+                      block=int(block), max_deals=int(max_deals), decision=status, deals=lo,
+                      pentanomial=test.counts.tolist(), llr=test.llr, bounds=test.bounds,
+                      estimate=test.estimate(), seconds=seconds, compile_seconds=compile_s,
+                      rules=rules, versions={s.name: s.version for s in strats})
+
+
+__all__ = ["CHUNK_DEALS", "DEFAULT_DEALS", "SPRTResult", "TournamentConfig",
+           "TournamentInterrupted", "TournamentResult", "default_out_dir", "make_config",
+           "pentanomial_counts", "run_sprt", "run_tournament"]

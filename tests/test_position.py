@@ -1,0 +1,239 @@
+"""The position format (spec/position.md), its validation and the ``solve`` command."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from durak_sim.cards import cards_mask, parse_card
+from durak_sim.cli_solve import solve_command
+from durak_sim.errors import UserError
+from durak_sim.position import POSITION_FORMAT, Position, load_positions
+
+SPEC_EXAMPLE = {
+    "format": "durak-sim/position/1",
+    "trump": "D",
+    "hands": [["6S", "KD", "9H"], ["TS", "7D"]],
+    "stock": [],
+    "attacker": 0,
+    "table": [],
+    "taking": False,
+    "bout_limit": None,
+}
+
+
+def pos(**kw) -> dict:
+    d = {"format": POSITION_FORMAT, "trump": "D", "hands": [["6S", "KD", "9H"], ["TS", "7D"]],
+         "stock": [], "attacker": 0}
+    d.update(kw)
+    return d
+
+
+# ---- reading ------------------------------------------------------------------------------
+def test_spec_example():
+    p = Position.from_dict(SPEC_EXAMPLE)
+    assert p.trump_suit == 2
+    assert p.hands == (cards_mask(["6S", "KD", "9H"]), cards_mask(["TS", "7D"]))
+    assert p.stock == () and p.table == () and p.taking is False and p.bout_limit is None
+    assert (p.to_move, p.phase, p.defender, p.unbeaten) == (0, "open", 1, -1)
+    assert not p.is_over() and p.result() is None
+
+
+def test_optional_keys_default():
+    assert Position.from_dict(pos()) == Position.from_dict(SPEC_EXAMPLE)
+
+
+def test_trump_as_card():
+    p = Position.from_dict(pos(trump="QD"))
+    assert p.trump_suit == 2
+    hands = [["6S", "KD", "9H", "8S", "8D", "JC"], ["TS", "7D", "6C", "6D", "TC", "QS"]]
+    p = Position.from_dict(pos(trump="AH", stock=["7C", "AH"], hands=hands))
+    assert p.stock == (parse_card("7C"), parse_card("AH")) and p.trump_suit == 3
+
+
+def test_mid_bout_defaults():
+    # defender 1 holds 2 cards and has beaten one card: the limit is min(6, 2 + 1) = 3
+    p = Position.from_dict(pos(hands=[["KD", "9H"], ["TS", "7D"]], table=[["6S", "8S"]]))
+    assert p.bout_limit == 3 and p.phase == "attack" and p.to_move == 0
+    p = Position.from_dict(pos(hands=[["KD", "9H"], ["TS", "7D"]],
+                               table=[["6S", "8S"], ["6H", None]]))
+    assert p.phase == "defend" and p.to_move == 1 and p.unbeaten == parse_card("6H")
+    p = Position.from_dict(pos(hands=[["KD"], ["TS", "7D"]], table=[["6S", "8S"], ["6H", None],
+                                                               ["8H", None]], taking=True))
+    assert p.phase == "attack" and p.to_move == 0 and p.unbeaten == -1 and p.bout_limit == 3
+
+
+def test_round_trip():
+    cases = [
+        SPEC_EXAMPLE,
+        pos(hands=[["KD", "9H"], ["TS", "7D"]], table=[["6S", "8S"], ["6H", None]],
+            bout_limit=4),
+        pos(hands=[["KD"], ["TS", "7D"]], table=[["6S", "8S"], ["6H", None], ["8H", None]],
+            taking=True),
+        pos(hands=[["KD", "9H", "6C", "7C", "8C", "9C"], ["TS", "7D", "6H", "7H", "8H", "QC"]],
+            stock=["AD"]),
+        pos(hands=[[], ["TS"]]),
+    ]
+    for d in cases:
+        p = Position.from_dict(d)
+        assert Position.from_dict(p.to_dict()) == p
+        assert Position.from_json(p.to_json()) == p
+        assert json.loads(p.to_json())["format"] == POSITION_FORMAT
+
+
+def test_finished_deal():
+    p = Position.from_dict(pos(hands=[[], ["TS"]]))
+    assert p.is_over() and p.to_move is None and p.result() == 1
+    assert Position.from_dict(pos(hands=[[], []])).result() == 0
+    assert Position.from_dict(pos(hands=[["TS"], []])).result() == -1
+
+
+# ---- every malformed case is a one-line UserError ----------------------------------------
+BAD = {
+    "not an object": [1, 2],
+    "missing key": {k: v for k, v in pos().items() if k != "stock"},
+    "unknown key": pos(colour="red"),
+    "wrong format": pos(format="durak-sim/position/2"),
+    "trump not a suit": pos(trump="X"),
+    "trump a number": pos(trump=3),
+    "hands not two": pos(hands=[["6S"]]),
+    "hand not a list": pos(hands=["6S", ["7D"]]),
+    "unknown card": pos(hands=[["6S", "1D"], ["7D"]]),
+    "card not a string": pos(hands=[["6S", 17], ["7D"]]),
+    "card twice in a hand": pos(hands=[["6S", "6S"], ["7D"]]),
+    "card in both hands": pos(hands=[["6S"], ["6S", "7D"]]),
+    "card in hand and stock": pos(stock=["6S"]),
+    "card in hand and table": pos(hands=[["KD", "9H"], ["TS", "7D"]], table=[["KD", None]]),
+    "attacker 2": pos(attacker=2),
+    "attacker a bool": pos(attacker=True),
+    "attacker a string": pos(attacker="0"),
+    "stock not a list": pos(stock="6S"),
+    "table not a list": pos(table="6S"),
+    "table pair of three": pos(hands=[["KD"], ["TS", "7D"]], table=[["6S", "8S", "9S"]]),
+    "defence does not beat": pos(hands=[["KD"], ["TS", "7D"]], table=[["8S", "6S"]]),
+    "trump beaten by non-trump": pos(hands=[["KD"], ["TS", "7D"]], table=[["8D", "AS"]]),
+    "defence after an unbeaten card": pos(hands=[["KD"], ["TS"]],
+                                          table=[["6S", None], ["6H", "8H"]], bout_limit=3),
+    "two unbeaten, not taking": pos(hands=[["KD"], ["TS"]], table=[["6S", "7S"], ["6H", None],
+                                                                  ["7H", None]], bout_limit=4),
+    "defence while taking after unbeaten": pos(hands=[["KD"], ["TS"]], taking=True,
+                                               table=[["6S", None], ["6H", "8H"]],
+                                               bout_limit=3),
+    "taking with all beaten": pos(hands=[["KD"], ["TS"]], table=[["6S", "7S"]], taking=True),
+    "taking with empty table": pos(taking=True),
+    "throw-in of a rank not on the table": pos(hands=[["KD"], ["TS", "7D"]],
+                                               table=[["6S", "8S"], ["9H", None]]),
+    "over the limit": pos(hands=[["KD"], ["TS"]], table=[["6S", "7S"], ["6H", None]],
+                          bout_limit=1),
+    "limit 0": pos(hands=[["KD"], ["TS"]], table=[["6S", None]], bout_limit=0),
+    "limit 7": pos(hands=[["KD"], ["TS"]], table=[["6S", None]], bout_limit=7),
+    "limit a string": pos(hands=[["KD"], ["TS"]], table=[["6S", None]], bout_limit="3"),
+    "default limit below the attacks": pos(hands=[["KD"], []], table=[["6S", None]]),
+    "limit at the start of a bout": pos(bout_limit=3),
+    "taking not a bool": pos(hands=[["KD"], ["TS"]], table=[["6S", None]], taking=1),
+    "face-up trump not of the trump suit": pos(hands=[["KD", "9H", "6C", "7C", "8C", "9C"],
+                                                      ["TS", "7D", "6H", "7H", "8H", "QC"]],
+                                               stock=["AS"]),
+    "trump card not last in the stock": pos(trump="AD", stock=["8D", "AD", "QD"],
+                                            hands=[["KD", "9H", "6C", "7C", "8C", "9C"],
+                                                   ["TS", "7D", "6H", "7H", "8H", "QC"]]),
+    "empty hand at a bout start with stock": pos(hands=[[], ["TS", "7D"]], stock=["AD"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_malformed(name):
+    with pytest.raises(UserError) as e:
+        Position.from_dict(BAD[name])
+    msg = str(e.value)
+    assert msg and "\n" not in msg
+
+
+def test_malformed_messages_say_what():
+    with pytest.raises(UserError, match="6S appears twice"):
+        Position.from_dict(BAD["card in both hands"])
+    with pytest.raises(UserError, match="unknown card '1D'"):
+        Position.from_dict(BAD["unknown card"])
+    with pytest.raises(UserError, match="does not beat"):
+        Position.from_dict(BAD["defence does not beat"])
+    with pytest.raises(UserError, match="missing key"):
+        Position.from_dict(BAD["missing key"])
+    with pytest.raises(UserError, match="invalid JSON"):
+        Position.from_json("{")
+
+
+def test_direct_construction_is_validated():
+    with pytest.raises(UserError):
+        Position(2, (1, 1))  # card 0 in both hands
+    with pytest.raises(UserError):
+        Position(4, (1, 2))
+    with pytest.raises(UserError):
+        Position(0, (1, 2), attacker=3)
+
+
+# ---- files --------------------------------------------------------------------------------
+def test_load_single_object(tmp_path):
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(SPEC_EXAMPLE, indent=2))
+    assert load_positions(str(f)) == [Position.from_dict(SPEC_EXAMPLE)]
+
+
+def test_load_json_lines(tmp_path):
+    f = tmp_path / "p.jsonl"
+    lines = [json.dumps(pos()), "", json.dumps(pos(attacker=1))]
+    f.write_text("\n".join(lines) + "\n")
+    got = load_positions(str(f))
+    assert [p.attacker for p in got] == [0, 1]
+
+
+def test_load_errors_name_the_line(tmp_path):
+    f = tmp_path / "p.jsonl"
+    f.write_text(json.dumps(pos()) + "\n" + json.dumps(pos(attacker=5)) + "\n")
+    with pytest.raises(UserError, match="line 2: .*attacker"):
+        load_positions(str(f))
+    f.write_text(json.dumps(pos()) + "\n{oops\n")
+    with pytest.raises(UserError, match="line 2: invalid JSON"):
+        load_positions(str(f))
+    f.write_text('{\n  "format": "durak-sim/position/1",\n  "trump": D\n}\n')
+    with pytest.raises(UserError, match="invalid JSON at line 3"):
+        load_positions(str(f))
+    f.write_text("   \n")
+    with pytest.raises(UserError, match="no position"):
+        load_positions(str(f))
+    with pytest.raises(UserError, match="cannot read"):
+        load_positions(str(tmp_path / "missing.json"))
+
+
+# ---- the command --------------------------------------------------------------------------
+def test_cli_human(tmp_path):
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(SPEC_EXAMPLE))
+    r = CliRunner().invoke(solve_command, [str(f)])
+    assert r.exit_code == 0, r.output
+    assert "seat 1 wins" in r.output and "attack KD" in r.output and "nodes" in r.output
+
+
+def test_cli_json_lines(tmp_path):
+    f = tmp_path / "p.jsonl"
+    rows = [pos(), pos(hands=[["6S"], ["TS", "7D"]]), pos(hands=[[], ["TS"]])]
+    f.write_text("\n".join(json.dumps(d) for d in rows) + "\n")
+    r = CliRunner().invoke(solve_command, [str(f), "--json"])
+    assert r.exit_code == 0, r.output
+    out = [json.loads(line) for line in r.output.splitlines()]
+    assert len(out) == 3
+    for o in out:
+        assert set(o) == {"value", "best_actions", "nodes", "seconds"}
+    assert out[0]["value"] == -1 and out[0]["best_actions"][0] == "attack KD"
+    assert out[1] == {**out[1], "value": 1, "best_actions": ["attack 6S"]}
+    assert out[2]["value"] == 1 and out[2]["best_actions"] == []
+
+
+def test_cli_errors(tmp_path):
+    f = tmp_path / "p.jsonl"
+    f.write_text(json.dumps(pos()) + "\n" + json.dumps(pos(hands=[["6S", "6S"], []])) + "\n")
+    for args in ([str(f)], [str(f), "--json"], [str(tmp_path / "missing.json")]):
+        r = CliRunner().invoke(solve_command, args)
+        assert r.exit_code == 2
+        err = r.stderr.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("durak-sim: error: ")
+        assert "Traceback" not in r.output
+        assert r.stdout == ""

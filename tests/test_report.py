@@ -1,0 +1,142 @@
+"""durak_sim.report and durak_sim.plots: tables from stored games only, a self-contained
+HTML report, deterministic plots, and the convergence band against a hand computation."""
+import doctest
+import io
+import math
+import re
+import statistics
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from durak_sim import plots, report
+from durak_sim.play import play_games
+from durak_sim.report import TABLE_FILES, build_report, compute_tables
+from durak_sim.stats import _example_games
+from durak_sim.storage import Manifest
+from durak_sim.tournament import make_config, run_tournament
+
+Z95 = statistics.NormalDist().inv_cdf(0.975)
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "t"
+    run_tournament(["random", "easy"], 1500, 8, out, 1, progress=False, chunk_deals=500)
+    return out
+
+
+def test_doctests():
+    assert doctest.testmod(plots).failed == 0
+    assert doctest.testmod(report).failed == 0
+
+
+def test_html_is_self_contained_with_its_plots(finished):
+    html = (finished / "report.html").read_text()
+    images = re.findall(r'<img [^>]*src="([^"]*)"', html)
+    assert len(images) == len(plots.PLOTS) == 5
+    assert all(src.startswith("data:image/png;base64,") for src in images)
+    assert not re.search(r'(?:src|href)="(?!data:)', html)       # nothing outside the file
+    assert "<link" not in html and "<script" not in html
+    assert "random v1, easy v1" in html and "durak-sim tournament random easy" in html
+    for name in plots.PLOTS:
+        assert (finished / "plots" / f"{name}.png").stat().st_size > 1000
+        assert (finished / "plots" / f"{name}.svg").read_text().startswith("<?xml")
+
+
+def test_rebuild_writes_the_same_bytes_everywhere(finished):
+    files = [*TABLE_FILES.values(), "report.md", "report.html",
+             *(f"plots/{n}.{ext}" for n in plots.PLOTS for ext in ("png", "svg"))]
+    before = {f: (finished / f).read_bytes() for f in files}
+    build_report(finished)
+    assert {f: (finished / f).read_bytes() for f in files} == before
+    svg = before["plots/ratings.svg"].decode()
+    assert "<dc:date>" not in svg and "Matplotlib v" not in svg
+
+
+def test_tables_equal_stats_on_the_played_games(finished):
+    """The report's tables come from the stored games and equal those of the same games
+    played again in memory (so storage loses nothing)."""
+    from durak_sim import stats
+
+    games = play_games(["random", "easy"], seed=8, deals=range(1500), threads=2).frame()
+    cfg = make_config(["random", "easy"], deals=1500, seed=8)
+    want, _ = compute_tables(games, cfg)
+    rep = build_report(finished)
+    for name in TABLE_FILES:
+        got = pd.read_csv(finished / TABLE_FILES[name])
+        exp = pd.read_csv(io.StringIO(report._csv(want[name]).decode()))
+        pd.testing.assert_frame_equal(got, exp, check_dtype=False)
+    assert rep.tables["pairings"]["pairs"].tolist() == [1500]
+    p = stats.pairing_table(games, order=["random", "easy"]).iloc[0]
+    cross = rep.tables["crosstable"].set_index("strategy")
+    assert cross.loc["random", "easy"] == pytest.approx(p.score)
+    assert cross.loc["easy", "random"] == pytest.approx(1 - p.score)
+    assert np.isnan(cross.loc["easy", "easy"])
+
+
+def test_incomplete_tournament_reports_what_is_stored(finished, tmp_path):
+    import shutil
+
+    out = tmp_path / "partial"
+    shutil.copytree(finished, out)
+    m = Manifest.load(out)
+    m.chunks = m.chunks[:1]
+    m.save(out)
+    rep = build_report(out)
+    assert not rep.complete and rep.games == 1000
+    md = (out / "report.md").read_text()
+    assert "INCOMPLETE" in md and "1 of 3 chunks" in md
+    assert "<strong>INCOMPLETE</strong>" in (out / "report.html").read_text()
+
+
+def test_convergence_band_by_hand():
+    """Deal 0: easy scores 1; deal 1: 0.25. After n pairs the band is
+    mean ± z sqrt(var / n), var the population variance of the pair scores so far."""
+    c = plots.convergence(_example_games(), ["easy", "random"])
+    assert c["pairs"].tolist() == [1, 2]
+    assert c.loc[0, ["score", "lo", "hi"]].tolist() == [1.0, 1.0, 1.0]
+    mean = (1.0 + 0.25) / 2
+    half = Z95 * math.sqrt(statistics.pvariance([1.0, 0.25]) / 2)
+    assert c.loc[1, "score"] == mean
+    assert c.loc[1, "lo"] == pytest.approx(mean - half, abs=1e-12)
+    assert c.loc[1, "hi"] == 1.0          # mean + half > 1: clipped
+
+
+def test_convergence_sorts_unsorted_input_and_samples():
+    g = _example_games().iloc[[3, 0, 2, 1]].reset_index(drop=True)
+    assert plots.convergence(g, ["easy", "random"])["score"].tolist() == [1.0, 0.625]
+    many = play_games(["easy", "random"], seed=1, deals=range(3000), threads=1).frame()
+    c = plots.convergence(many, ["easy", "random"], points=50)
+    assert len(c) <= 50 and c["pairs"].iloc[-1] == 3000 and c["pairs"].is_monotonic_increasing
+    assert (c["lo"] <= c["score"]).all() and (c["score"] <= c["hi"]).all()
+
+
+def test_length_histogram_counts():
+    h = plots.length_histogram(_example_games(), ["easy", "random"])
+    counts = dict(zip(h["bouts"], h["games"]))
+    assert counts[9] == counts[12] == counts[20] == counts[11] == 1
+    assert h["games"].sum() == 4
+
+
+def test_ratings_that_do_not_exist_are_a_note_not_a_crash(tmp_path):
+    """When one strategy scores every point, Bradley-Terry has no finite maximum (Ford)."""
+    g = _example_games()
+    g["durak"] = np.where(g["seat0"] == "easy", 1, 0)
+    g["outcome"] = "durak"
+    tables, notes = compute_tables(g, make_config(["easy", "random"], deals=2, seed=7))
+    assert notes and "Bradley-Terry" in notes[0]
+    assert tables["ratings"]["rating"].isna().all()
+    order = ["easy", "random"]
+    written = plots.render_all(tables, g, order, tmp_path)
+    assert "ratings" not in written and "crosstable" in written
+
+
+def test_cli_report_of_a_missing_folder(tmp_path):
+    from click.testing import CliRunner
+
+    from durak_sim.cli import main
+
+    res = CliRunner().invoke(main, ["report", str(tmp_path / "nope")])
+    assert res.exit_code == 2 and res.stderr.startswith("durak-sim: error: no tournament")

@@ -1,0 +1,131 @@
+"""durak_sim.storage: Parquet chunks, the manifest, atomic files, the folder lock."""
+import doctest
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from durak_sim import storage
+from durak_sim.play import game_schedule, play_schedule
+from durak_sim.storage import (COLUMNS, Manifest, StorageError, atomic_write_bytes,
+                               chunk_file, games_frame, games_table, read_chunks,
+                               remove_temporaries, result_columns, sha256_file, write_chunk)
+
+NAMES = ["random", "easy"]
+
+
+def test_doctests():
+    assert doctest.testmod(storage).failed == 0
+
+
+def _chunk(lo, hi, seed=5, pairing=(0, 1), threads=1):
+    d, r = game_schedule(np.arange(lo, hi), 2, True)
+    strats = [NAMES[pairing[0]], NAMES[pairing[1]]]
+    batch = play_schedule(strats, seed, d, r, threads=threads)
+    return batch, games_table(seed, d, r, NAMES, [1, 1], pairing, result_columns(batch))
+
+
+def test_chunk_round_trip_equals_the_batch_frame(tmp_path):
+    """Stored games read back as exactly the games frame play.py builds."""
+    batch, table = _chunk(0, 300)
+    rows, sha = write_chunk(tmp_path / chunk_file("random", "easy", 0, 300), table)
+    assert rows == 600 and sha == sha256_file(tmp_path / chunk_file("random", "easy", 0, 300))
+    entry = {"file": chunk_file("random", "easy", 0, 300), "rows": rows, "sha256": sha}
+    back = games_frame(read_chunks(tmp_path, [entry]), NAMES)
+    assert list(back.columns) == list(COLUMNS)
+    want = batch.frame()
+    for c in want.columns:
+        got = back[c].astype(str) if c in ("seat0", "seat1", "outcome") else back[c]
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want[c]), err_msg=c)
+    assert (back["seat0_version"] == 1).all() and (back["seat1_version"] == 1).all()
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_narrow_types_and_shared_dictionary(tmp_path):
+    """Every chunk has the same schema (dictionary = the whole field), small ints narrow."""
+    _, t1 = _chunk(0, 50)
+    _, t2 = _chunk(50, 100, pairing=(1, 0))
+    assert t1.schema == t2.schema
+    assert str(t1.schema.field("bouts").type) == "int16"
+    assert str(t1.schema.field("durak").type) == "int8"
+    assert t2.column("seat0").chunk(0).dictionary.to_pylist() == NAMES
+    # swap 0 of pairing (1, 0): "easy" sits in seat 0
+    assert t2.column("seat0").to_pylist()[:2] == ["easy", "random"]
+
+
+def test_damaged_or_missing_chunks_are_detected(tmp_path):
+    _, table = _chunk(0, 40)
+    rel = chunk_file("random", "easy", 0, 40)
+    rows, sha = write_chunk(tmp_path / rel, table)
+    entry = {"file": rel, "rows": rows, "sha256": sha}
+    data = bytearray((tmp_path / rel).read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (tmp_path / rel).write_bytes(bytes(data))
+    with pytest.raises(StorageError, match="checksum"):
+        read_chunks(tmp_path, [entry])
+    (tmp_path / rel).unlink()
+    with pytest.raises(StorageError, match="missing"):
+        read_chunks(tmp_path, [entry])
+
+
+def test_manifest_round_trip_and_foreign_files(tmp_path):
+    m = Manifest(config={"seed": 1}, provenance={"package_version": "x"},
+                 chunks=[{"pairing": ["b", "c"], "deal_lo": 0},
+                         {"pairing": ["a", "b"], "deal_lo": 10},
+                         {"pairing": ["a", "b"], "deal_lo": 0}])
+    m.save(tmp_path)
+    back = Manifest.load(tmp_path)
+    assert back.config == {"seed": 1}
+    assert [(c["pairing"], c["deal_lo"]) for c in back.chunks] == [
+        (["a", "b"], 0), (["a", "b"], 10), (["b", "c"], 0)]
+    assert back.done == {("a", "b", 0), ("a", "b", 10), ("b", "c", 0)}
+    (tmp_path / "manifest.json").write_text(json.dumps({"format": "other"}))
+    with pytest.raises(StorageError, match="not a durak-sim tournament"):
+        Manifest.load(tmp_path)
+    (tmp_path / "manifest.json").write_text("{not json")
+    with pytest.raises(StorageError, match="cannot read"):
+        Manifest.load(tmp_path)
+    with pytest.raises(StorageError, match="no tournament"):
+        Manifest.load(tmp_path / "nowhere")
+
+
+def test_atomic_write_leaves_no_temporary_and_cleanup(tmp_path):
+    atomic_write_bytes(tmp_path / "a.bin", b"one")
+    atomic_write_bytes(tmp_path / "a.bin", b"two")
+    assert (tmp_path / "a.bin").read_bytes() == b"two"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.bin"]
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "x.parquet.tmp").write_bytes(b"half")
+    assert remove_temporaries(tmp_path) == 1
+    assert not (tmp_path / "sub" / "x.parquet.tmp").exists()
+
+
+def test_directory_lock_is_exclusive(tmp_path):
+    from durak_sim.errors import UserError
+
+    with storage.DirectoryLock(tmp_path):
+        with pytest.raises(UserError, match="another durak-sim process"):
+            with storage.DirectoryLock(tmp_path):
+                pass
+    with storage.DirectoryLock(tmp_path):   # released
+        pass
+
+
+def test_stats_agree_on_stored_and_object_frames():
+    """The stored frame's categoricals and narrow ints give the same tables as plain
+    strings and int64 (what stats.py documents)."""
+    from durak_sim import stats
+
+    batch, table = _chunk(0, 400)
+    stored = games_frame(table, NAMES, stats.GAME_COLUMNS)
+    plain = batch.frame()
+    order = NAMES
+    for fn in (lambda g: stats.strategy_table(g), lambda g: stats.pairing_table(g, order=order),
+               lambda g: stats.bradley_terry(g, n_boot=50, seed=1),
+               lambda g: stats.first_attacker_advantage(g, order=order),
+               lambda g: stats.seat_advantage(g, order=order),
+               lambda g: stats.game_length(g, order=order)):
+        a, b = fn(stored), fn(plain)
+        names = {c: object for c in a.columns if c in ("strategy", "a", "b")}
+        pd.testing.assert_frame_equal(a.astype(names), b.astype(names), check_dtype=False)
