@@ -1,0 +1,112 @@
+"""``hard`` (RULES.md R10.4): card memory, sampling near the end, an exact endgame.
+
+Card memory. Everything that was ever open is in the observation (R6.1): the discard pile,
+the table, the face-up trump, the cards the opponent took up and still holds. So the cards
+*unseen* by this seat are exactly ``all - own hand - discard - table - opponent's known
+cards - the face-up trump while it lies in the stock``; the opponent's hidden cards and the
+stock (but its face-up last card) are drawn from them.
+
+Two regimes, by the stock size ``k`` (face-up trump included):
+
+* ``k <= 1`` -- the endgame: the opponent's hand is known exactly (known cards plus every
+  unseen card) and the stock is at most the known face-up trump. Hard plays perfectly: the
+  exact search (``MODE_ONE``) gives the game-theoretic value and an optimal action. Among
+  optimal actions the solver takes, when the position is won or drawn, the first winning
+  (drawing) move of its search order (cheap, quick-looking wins first), and when every move
+  loses, the move whose refutation needed the most search (a stand-in for losing slowly). The
+  exact ply-count preference (``MODE_ORDERED``) costs 10-100 times the value search, so it
+  is offered by ``durak-sim solve`` but not used in play. A node cap of ``NODE_CAP`` bounds
+  the rare giant searches; when it is hit the answer is a legal best guess, and the solver
+  flags it in ``mem[M_STATS + 1]`` (the ladder benchmark counts those decisions).
+* otherwise -- the ``normal`` heuristic (R10.3), which already uses the same memory
+  (opponent's known cards, what it failed to beat) to save trumps and throw in what cannot be
+  beaten.
+
+The workspace ``mem``: ``mem[0]`` is the engine's game stamp; then a per-game count of
+endgame decisions, normal's words, scratch for the solver's in/out arrays, then the solver's
+transposition table. The table is cleared in O(1) by the game stamp, so results never depend
+on what another game left behind (observation.py contract); within a game its entries carry
+over between decisions, which makes the later endgame decisions nearly free.
+"""
+import numba
+import numpy as np
+
+from durak_sim.kernel.config import JIT, STRATEGY_SIGNATURE
+from durak_sim.kernel.solver import MODE_ONE, OUT_SIZE, STATS_SIZE, solve_root, table_words
+from durak_sim.observation import (O_ATTACKER, O_BOUT_LIMIT, O_DISCARD, O_HAND,
+                                   O_KNOWN, O_N_ATTACKS, O_SEAT, O_STOCK, O_TABLE,
+                                   O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING, O_TRUMP_CARD,
+                                   O_TRUMP_SUIT)
+from durak_sim.registry import register_strategy
+from durak_sim.strategies.normal import M_SIZE as NORMAL_MEMORY
+from durak_sim.strategies.normal import decide as normal_decide
+
+#: node cap of one endgame search (about 35 ms); hits are counted by benchmarks/bench_ladder.py
+NODE_CAP = 1_000_000
+#: bump when Hard's play changes (numba's cache does not see edits in imported modules)
+HARD_VERSION = 1
+
+LOG2_TT = 16
+M_STAMP = 0          # the engine's game stamp
+M_SOLVES = 1         # endgame decisions so far in this game (zeroed by the engine each game)
+M_NORMAL = 2         # the normal heuristic's workspace (its word 0 unused), zeroed each game
+M_OUT = M_NORMAL + NORMAL_MEMORY      # OUT_SIZE words: the solver's actions
+M_STATS = M_OUT + OUT_SIZE            # STATS_SIZE words
+M_STOCK = M_STATS + STATS_SIZE        # 36 words: a stock in draw order
+M_TABLE = M_STOCK + 36                # 12 words: the bout's pairs
+M_TT = M_TABLE + 12
+MEMORY = M_TT + table_words(LOG2_TT)
+RESET = M_OUT  # zero the counter and normal's words each game; the table is cleared by stamps
+
+FULL = (1 << 36) - 1
+
+
+@numba.njit(**JIT)
+def _solve(obs, opp_hand, stock_n, mem, mode, node_cap):
+    """Solve the position with the opponent's hand and the stock (already in mem) known;
+    the solver's actions land in mem[M_OUT:], its statistics in mem[M_STATS:]. Returns the
+    value from this seat's view."""
+    seat = obs[O_SEAT]
+    hand = obs[O_HAND]
+    h0 = hand if seat == 0 else opp_hand
+    h1 = opp_hand if seat == 0 else hand
+    n_table = obs[O_N_ATTACKS]
+    for i in range(12):
+        mem[M_TABLE + i] = obs[O_TABLE + i]
+    # one stamp per game: every solve of a game describes the same deal, so the table's
+    # entries carry over between its decisions (solver contract), never into another game
+    stamp = mem[M_STAMP]
+    v = solve_root(h0, h1, obs[O_TRUMP_SUIT], mem[M_STOCK:M_STOCK + 36], stock_n,
+                   obs[O_ATTACKER], mem[M_TABLE:M_TABLE + 12], n_table, obs[O_TAKING],
+                   obs[O_BOUT_LIMIT], mem[M_TT:], stamp, node_cap, mode,
+                   mem[M_OUT:M_OUT + OUT_SIZE], mem[M_STATS:M_STATS + STATS_SIZE])
+    return v if seat == 0 else -v
+
+
+@numba.njit(**JIT)
+def _unseen(obs):
+    opp = 1 - obs[O_SEAT]
+    seen = obs[O_HAND] | obs[O_DISCARD] | obs[O_TABLE_ATTACKS] | obs[O_TABLE_DEFENCES]
+    seen |= obs[O_KNOWN + opp]
+    if obs[O_STOCK] > 0:
+        seen |= np.int64(1) << obs[O_TRUMP_CARD]
+    return FULL & ~seen
+
+
+@numba.njit(STRATEGY_SIGNATURE, **JIT)
+def decide(obs, legal, hist, rng, mem):
+    stock = obs[O_STOCK]
+    if stock > 1:
+        return normal_decide(obs, legal, hist, rng, mem[M_NORMAL:M_NORMAL + NORMAL_MEMORY])
+    # R10.4: the opponent's hand is known exactly; solve the perfect-information endgame
+    opp = 1 - obs[O_SEAT]
+    opp_hand = obs[O_KNOWN + opp] | _unseen(obs)
+    if stock == 1:
+        mem[M_STOCK] = obs[O_TRUMP_CARD]
+    mem[M_SOLVES] += 1
+    _solve(obs, opp_hand, stock, mem, np.int64(MODE_ONE), np.int64(NODE_CAP))
+    return mem[M_OUT + 1]
+
+
+register_strategy("hard", decide, version=HARD_VERSION, memory=MEMORY, reset=RESET,
+                  description="card memory, sampled look-ahead near the end, exact endgame (R10.4)")
