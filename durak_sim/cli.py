@@ -92,12 +92,26 @@ def _writable(path: Path) -> None:
 @click.option("--records", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every game record (JSON Lines, durak-sim/record/1), in deal order.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--sprt", nargs=2, type=float, default=None, metavar="ELO0 ELO1",
+              help="Stop early by a pentanomial SPRT of H0 elo=ELO0 against H1 elo=ELO1 on "
+                   "deal pairs (checked every 1,000 pairs; --deals is then the maximum).")
 @plugin_option
-def match(a, b, deals, seed, threads, swap, records, as_json, plugins):
+def match(a, b, deals, seed, threads, swap, records, as_json, sprt, plugins):
     """Play strategy A against strategy B over seeded deals."""
     from .match import run_match
 
     load_plugins(plugins)
+    if sprt is not None:
+        from .tournament import run_sprt
+
+        if records is not None or not swap:
+            raise UserError("--sprt plays seat-swapped deal pairs and keeps no records")
+        result = run_sprt(a, b, sprt[0], sprt[1], seed=seed, threads=threads, max_deals=deals)
+        if as_json:
+            click.echo(json.dumps(result.to_dict()))
+        else:
+            result.print()
+        return
     if records is not None:
         _writable(records)
     summary = run_match(a, b, deals=deals, seed=seed, threads=threads, swap=swap,

@@ -85,3 +85,17 @@ def test_match_prints_rates_with_intervals_and_speed():
     assert proc.returncode == 0, proc.stderr
     for word in ("easy", "random", "95% CI", "seat 0 wins", "first attacker wins", "deals/s"):
         assert word in proc.stdout
+
+
+def test_match_sprt_stops_on_a_clear_difference():
+    import json
+
+    proc = run_cli("match", "easy", "random", "--sprt", "0", "50", "--deals", "50000", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["decision"] == "H1" and out["deals"] < 50000
+
+
+def test_match_sprt_rejects_records(tmp_path):
+    assert_one_line_error(run_cli("match", "easy", "random", "--sprt", "0", "50", "--records",
+                                  str(tmp_path / "r.jsonl")), "--sprt")
