@@ -11,7 +11,7 @@ import random
 import numpy as np
 
 from ..actions import LEGAL_SIZE, unpack_history
-from ..observation import OBS_SIZE, PHASE_ATTACK, PHASE_DEFEND, PHASE_OPEN
+from ..observation import OBS_SIZE, PHASE_DEFEND
 from ..rules import Rules
 from . import engine as E
 
@@ -58,7 +58,6 @@ class KernelGame:
         st[E.S_STOCK_END] = len(p["stock"])
         att = p["attacker"]
         E._start_bout(st, np.int64(att), np.int64(1 - att))
-        table_mask = 0
         for i, (a, d) in enumerate(p["table"]):
             st[E.S_TABLE + 2 * i] = a
             st[E.S_TATT] |= 1 << a
@@ -69,13 +68,11 @@ class KernelGame:
                 st[E.S_TRANKS] |= 0xF << (4 * (d >> 2))
             else:
                 st[E.S_UNBEATEN] = a
-        for v in (st[E.S_TATT], st[E.S_TDEF]):
-            table_mask |= int(v)
+        table_mask = int(st[E.S_TATT] | st[E.S_TDEF])
         st[E.S_N_ATT] = len(p["table"])
         st[E.S_LIMIT] = p["bout_limit"]
         st[E.S_TAKING] = int(p["taking"])
-        st[E.S_PHASE] = {"open": PHASE_OPEN, "attack": PHASE_ATTACK,
-                         "defend": PHASE_DEFEND}.get(p["phase"], p["phase"])
+        st[E.S_PHASE] = p["phase"]  # PHASE_* as derived by the reference parser
         if st[E.S_PHASE] != PHASE_DEFEND:
             st[E.S_UNBEATEN] = -1
         discard = ((1 << 36) - 1) & ~(named | table_mask)
