@@ -6,7 +6,8 @@ share one HTML page), text kept as text in the SVG. Same data and the same matpl
 give the same files.
 
 Inputs are the tables of :func:`durak_sim.report.compute_tables`; ``convergence`` and
-``length_histogram`` are computed here from the games frame.
+``length_histogram`` are computed here from the games' counts
+(:class:`durak_sim.stats.GameCounts`) or a games frame.
 
 >>> import pandas as pd
 >>> from durak_sim.stats import _example_games
@@ -70,84 +71,55 @@ def save(fig, stem: Path) -> bytes:
 # --------------------------------------------------------------------------------------
 # Data the tables do not hold
 # --------------------------------------------------------------------------------------
-def _rank(col: pd.Series, order: Sequence[str]) -> np.ndarray:
-    """Index in ``order`` of every name of ``col`` (fast for categoricals)."""
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        lookup = np.array([list(order).index(c) if c in order else -1
-                           for c in col.cat.categories], dtype=np.int64)
-        return lookup[col.cat.codes.to_numpy()]
-    rank = {n: i for i, n in enumerate(order)}
-    return col.map(rank).to_numpy(dtype=np.int64)
+def _counts(games, order: Sequence[str]):
+    from .stats import as_counts
+
+    return as_counts(games, order)
 
 
-def _a_points(games: pd.DataFrame, order: Sequence[str]):
-    """Per game: pairing (A, B) codes in ``order`` and A's points x 2 (0, 1, 2)."""
-    r0, r1 = _rank(games["seat0"], order), _rank(games["seat1"], order)
-    draw = games["outcome"].eq("draw").to_numpy(dtype=bool)
-    x0 = np.where(draw, 1, np.where(games["durak"].to_numpy() == 1, 2, 0))
-    a, b = np.minimum(r0, r1), np.maximum(r0, r1)
-    return a, b, np.where(r0 == a, x0, 2 - x0)
-
-
-def _pairings_of(a: np.ndarray, b: np.ndarray, k: int, mirrors: bool) -> list:
-    key = np.unique(a * k + b)
-    return [(int(c // k), int(c % k)) for c in key if mirrors or c // k != c % k]
-
-
-def convergence(games: pd.DataFrame, order: Sequence[str], points: int = 200) -> pd.DataFrame:
+def convergence(games, order: Sequence[str], points: int = 200) -> pd.DataFrame:
     """A's mean pair score per pairing as deal pairs accumulate (deal order), with its
     95% normal band ``score ± 1.96 sqrt(v / n)`` (``v`` the pair-score variance so far).
 
-    Columns ``a, b, pairs, score, lo, hi``; at most ``points`` rows per pairing, spaced
-    geometrically in ``pairs``. Mirror games and games without their twin are left out."""
-    a, b, x = _a_points(games, order)
-    k = max(len(order), 1)
-    deal = games["deal"].to_numpy()
-    swap = games["swap"].to_numpy()
-    seed = games["seed"].to_numpy()
+    ``games``: a games frame or its :class:`durak_sim.stats.GameCounts` (the pair points
+    in deal order). Columns ``a, b, pairs, score, lo, hi``; at most ``points`` rows per
+    pairing, spaced geometrically in ``pairs``. Mirror games and games without their twin
+    are left out. The running sums are exact (pair scores are quarters), taken only at the
+    rows shown."""
+    c = _counts(games, order).require("pair_points")
+    pa, pb = c.labels()
     rows = []
-    for ia, ib in _pairings_of(a, b, k, mirrors=False):
-        o = np.flatnonzero((a == ia) & (b == ib))
-        d, s, e = deal[o], swap[o], seed[o]
-        # stored games come sorted by (deal, swap); sort only when they are not
-        if len(o) > 1 and not ((e[1:] == e[:-1]).all() and
-                               ((d[1:] > d[:-1]) | ((d[1:] == d[:-1]) & (s[1:] > s[:-1]))).all()):
-            o = o[np.lexsort((s, d, e))]
-            d, s, e = deal[o], swap[o], seed[o]
-        first = np.flatnonzero((s[:-1] == 0) & (s[1:] == 1) & (d[:-1] == d[1:])
-                               & (e[:-1] == e[1:]))
-        xo = x[o]
-        y = (xo[first] + xo[first + 1]) / 4.0
-        if not len(y):
+    for ia, ib, x, a, b in zip(c.a, c.b, c.pair_points, pa, pb):
+        if ia == ib or not len(x):
             continue
-        n = np.arange(1, len(y) + 1, dtype=float)
-        mean = np.cumsum(y) / n
-        var = np.maximum(np.cumsum(y * y) / n - mean * mean, 0.0)
+        m = len(x)
+        idx = np.unique(np.geomspace(1, m, min(points, m)).round().astype(np.int64)) - 1
+        x = x.astype(np.int64)
+        s1 = np.cumsum(x)[idx] / 4.0            # sum of pair scores x / 4: exact
+        s2 = np.cumsum(x * x)[idx] / 16.0
+        n = idx + 1.0
+        mean = s1 / n
+        var = np.maximum(s2 / n - mean * mean, 0.0)
         half = _Z95 * np.sqrt(var / n)
-        idx = np.unique(np.geomspace(1, len(y), min(points, len(y))).round().astype(np.int64)) - 1
-        rows.append(pd.DataFrame({"a": order[ia], "b": order[ib], "pairs": idx + 1,
-                                  "score": mean[idx], "lo": np.clip(mean - half, 0, 1)[idx],
-                                  "hi": np.clip(mean + half, 0, 1)[idx]}))
+        rows.append(pd.DataFrame({"a": a, "b": b, "pairs": idx + 1, "score": mean,
+                                  "lo": np.clip(mean - half, 0, 1),
+                                  "hi": np.clip(mean + half, 0, 1)}))
     if not rows:
         return pd.DataFrame(columns=["a", "b", "pairs", "score", "lo", "hi"])
     return pd.concat(rows, ignore_index=True)
 
 
-def length_histogram(games: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
+def length_histogram(games, order: Sequence[str]) -> pd.DataFrame:
     """Games per number of bouts, per pairing (A, B in ``order``): columns
-    ``a, b, bouts, games``."""
-    a, b, _ = _a_points(games, order)
-    k = max(len(order), 1)
-    bouts = games["bouts"].to_numpy().astype(np.int64)
-    top = int(bouts.max()) + 1 if len(bouts) else 1
-    pairings = _pairings_of(a, b, k, mirrors=True)
-    pid = np.searchsorted(np.array([ia * k + ib for ia, ib in pairings], dtype=np.int64),
-                          a * k + b)
-    counts = np.bincount(pid * top + bouts, minlength=len(pairings) * top).reshape(-1, top)
-    return pd.DataFrame({"a": [order[ia] for ia, _ in pairings for _ in range(top)],
-                         "b": [order[ib] for _, ib in pairings for _ in range(top)],
-                         "bouts": np.tile(np.arange(top), len(pairings)),
-                         "games": counts.ravel()})
+    ``a, b, bouts, games``. ``games``: a games frame or its
+    :class:`durak_sim.stats.GameCounts`."""
+    c = _counts(games, order).require("bouts")
+    pa, pb = c.labels()
+    top = c.bouts.shape[1]
+    return pd.DataFrame({"a": [a for a in pa for _ in range(top)],
+                         "b": [b for b in pb for _ in range(top)],
+                         "bouts": np.tile(np.arange(top), len(pa)),
+                         "games": c.bouts.ravel()})
 
 
 # --------------------------------------------------------------------------------------
@@ -273,10 +245,12 @@ def first_attacker_figure(first: pd.DataFrame, seat: pd.DataFrame):
     return fig
 
 
-def render_all(tables: dict, games: pd.DataFrame, order: Sequence[str], folder: Path) -> dict:
+def render_all(tables: dict, games, order: Sequence[str], folder: Path) -> dict:
     """Draw every plot of a report into ``folder`` (PNG + SVG); ``{name: png bytes}`` in
-    :data:`PLOTS` order (a plot without data is skipped)."""
+    :data:`PLOTS` order (a plot without data is skipped). ``games``: a games frame or its
+    :class:`durak_sim.stats.GameCounts`."""
     folder.mkdir(parents=True, exist_ok=True)
+    games = _counts(games, order)
     makers = {
         "crosstable": (lambda: crosstable_figure(tables["crosstable"], tables["pairings"]))
         if len(tables["crosstable"]) and len(tables["pairings"]) else None,

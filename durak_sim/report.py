@@ -1,8 +1,10 @@
 """A tournament's report, built from its stored games alone.
 
 :func:`build_report` reads the manifest and the Parquet chunks of an output folder
-(:mod:`durak_sim.storage`), computes every table once, vectorised (:mod:`durak_sim.stats`),
-and writes at the top of the folder:
+(:mod:`durak_sim.storage`), reduces the stored columns in one vectorised pass to counts
+per pairing (:class:`durak_sim.stats.GameCounts`: W/D/L, pentanomial pair counts,
+histograms, pair scores in deal order), computes every table and plot from those, and
+writes at the top of the folder:
 
 =====================  ==============================================================
 ``ratings.csv``        Bradley-Terry ratings (Elo scale, field mean 0), bootstrap 95% CI
@@ -41,8 +43,8 @@ import pandas as pd
 
 from .errors import UserError
 from .rules import RULES_VERSION
-from .stats import GAME_COLUMNS
-from .storage import Manifest, games_frame, read_chunks
+from .stats import GAME_COLUMNS, GameCounts
+from .storage import Manifest, game_arrays, games_frame, read_chunks
 from .tournament import TournamentConfig
 
 #: table name -> CSV file, in report order
@@ -77,21 +79,53 @@ class Report:
 # --------------------------------------------------------------------------------------
 # Tables
 # --------------------------------------------------------------------------------------
-def load_games(out: Path, manifest: Manifest, config: TournamentConfig) -> pd.DataFrame:
-    """Every stored game of the folder, checksums verified, in the canonical order
-    (pairings as in the config, then deal, then swap): the order never depends on how or
-    when the chunks were played."""
+def _stored_chunks(out: Path, manifest: Manifest, config: TournamentConfig, columns):
+    """The stored games' ``columns`` as one Arrow table, checksums verified, in the
+    canonical order (pairings as in the config, then deal, then swap): the order never
+    depends on how or when the chunks were played."""
     rank = {p: i for i, p in enumerate(config.pairings())}
     chunks = [c for c in manifest.chunks if tuple(c["pairing"]) in rank]
     chunks.sort(key=lambda c: (rank[tuple(c["pairing"])], c["deal_lo"]))
-    table = read_chunks(out, chunks, verify=True, columns=GAME_COLUMNS)
+    table = read_chunks(out, chunks, verify=True, columns=columns)
     if table is None:
         raise UserError(f"no finished chunk in {out} yet: nothing to report")
+    return table
+
+
+def load_games(out: Path, manifest: Manifest, config: TournamentConfig) -> pd.DataFrame:
+    """Every stored game of the folder as a games frame (:mod:`durak_sim.stats`),
+    checksums verified, in the canonical order (pairings as in the config, then deal,
+    then swap)."""
+    table = _stored_chunks(out, manifest, config, GAME_COLUMNS)
     return games_frame(table, config.strategies, GAME_COLUMNS)
 
 
-def _present(games: pd.DataFrame, names) -> list:
+def load_counts(out: Path, manifest: Manifest, config: TournamentConfig) -> GameCounts:
+    """The stored games of the folder reduced to :class:`durak_sim.stats.GameCounts`
+    (strategies in the config's order), checksums verified: what every table and plot of
+    the report is computed from. Only the integer codes are read, never a per-game
+    frame."""
+    from .stats import count_games
+    from .storage import OUTCOMES
+
+    table = _stored_chunks(out, manifest, config, GAME_COLUMNS)
+    g = game_arrays(table, config.strategies, GAME_COLUMNS)
+    del table
+    decisive = g["outcome"] == OUTCOMES.index("durak")
+    if not np.isin(g["durak"][decisive], [0, 1]).all():
+        raise UserError(f"stored games in {out}: a decisive game has a durak seat other "
+                        f"than 0 or 1")
+    return count_games(config.strategies, g["seat0"], g["seat1"], draw=~decisive,
+                       durak=g["durak"], seed=g["seed"], deal=g["deal"], swap=g["swap"],
+                       first_attacker=g["first_attacker"], bouts=g["bouts"],
+                       cards_left=g["cards_left"])
+
+
+def _present(games, names) -> list:
     """The strategies of ``names`` (in that order) that played at least one game."""
+    if isinstance(games, GameCounts):
+        seen = set(games.present)
+        return [n for n in names if n in seen]
     seen = set()
     for c in ("seat0", "seat1"):
         col = games[c]
@@ -114,9 +148,10 @@ def _crosstable(pairings: pd.DataFrame, order: list) -> pd.DataFrame:
     return frame
 
 
-def compute_tables(games: pd.DataFrame, config: TournamentConfig,
+def compute_tables(games, config: TournamentConfig,
                    n_boot: int = BOOTSTRAP) -> tuple[dict, list]:
-    """Every table of the report from a games frame; ``(tables, notes)``.
+    """Every table of the report from a games frame or its
+    :class:`durak_sim.stats.GameCounts`; ``(tables, notes)``.
 
     Strategies and pairings follow the config's order (A of a pairing is the one listed
     first); the Bradley-Terry bootstrap is seeded with the tournament's seed."""
@@ -124,6 +159,7 @@ def compute_tables(games: pd.DataFrame, config: TournamentConfig,
 
     notes = []
     order = _present(games, config.strategies)
+    games = stats.as_counts(games, order)
     version = dict(zip(config.strategies, config.versions))
     strategies = stats.strategy_table(games).set_index("strategy").loc[order].reset_index()
     strategies.insert(1, "version", [version[n] for n in order])
@@ -401,15 +437,16 @@ def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP) -> Report:
         raise UserError(f"no tournament folder {out}")
     manifest = Manifest.load(out)
     config = TournamentConfig.from_dict(manifest.config)
-    games = load_games(out, manifest, config)
-    tables, notes = compute_tables(games, config, n_boot=n_boot)
+    counts = load_counts(out, manifest, config)
+    tables, notes = compute_tables(counts, config, n_boot=n_boot)
     total = len(config.pairings()) * len(config.chunk_ranges())
-    rep = Report(out=out, config=config, manifest=manifest, tables=tables, games=len(games),
+    rep = Report(out=out, config=config, manifest=manifest, tables=tables,
+                 games=int(counts.games.sum()),
                  chunks_done=len(manifest.chunks), chunks_total=total, notes=notes)
     for name, file in TABLE_FILES.items():
         atomic_write_bytes(out / file, _csv(tables[name]))
-    order = _present(games, config.strategies)
-    plots = render_all(tables, games, order, out / PLOTS_DIR)
+    order = _present(counts, config.strategies)
+    plots = render_all(tables, counts, order, out / PLOTS_DIR)
     doc, title = _document(rep, plots)
     atomic_write_text(out / "report.md", doc.markdown())
     atomic_write_text(out / "report.html", doc.html(title, plots))
@@ -464,4 +501,4 @@ def print_report(rep: Report, console=None) -> None:
 
 
 __all__ = ["BOOTSTRAP", "Report", "TABLE_FILES", "build_report", "compute_tables",
-           "load_games", "print_report"]
+           "load_counts", "load_games", "print_report"]

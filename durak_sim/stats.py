@@ -1,6 +1,7 @@
 """Tables, intervals and ratings from a tournament's games.
 
-Input: a ``games`` frame, one row per game, with columns
+Input: a ``games`` frame, one row per game, or its :class:`GameCounts` (what every table
+needs, counted once per pairing; :func:`game_counts`, :func:`count_games`), with columns
 
 =================  ==========================================================
 ``seed``, ``deal``  master seed and deal index (int)
@@ -34,6 +35,7 @@ Conventions used by every function here:
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -158,23 +160,9 @@ def _checked(games: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     return games
 
 
-@dataclass(frozen=True)
-class _Pairings:
-    """Integer codes of a games frame's strategies and pairings.
-
-    ``names``: strategies, in ``order`` (alphabetical by default); per game ``r0, r1``: index
-    in ``names`` of the seat-0 and seat-1 strategy, ``pid``: index of the game's pairing in
-    ``a``/``b`` (pairings sorted by A, then B, in ``order``), ``a_in_0``: A sits in seat 0."""
-    names: list
-    r0: np.ndarray
-    r1: np.ndarray
-    pid: np.ndarray
-    a: list
-    b: list
-    a_in_0: np.ndarray
-
-
-def _pairings(games: pd.DataFrame, order: Sequence[str] | None) -> _Pairings:
+def _codes(games: pd.DataFrame, order: Sequence[str] | None):
+    """``(names, r0, r1)``: the strategies (in ``order``, alphabetical by default) and per
+    game the index in ``names`` of the seat-0 and the seat-1 strategy."""
     n = len(games)
     seats = pd.concat([games["seat0"], games["seat1"]], ignore_index=True)
     codes, uniques = pd.factorize(seats)       # hashing: much faster than sorting strings
@@ -188,19 +176,248 @@ def _pairings(games: pd.DataFrame, order: Sequence[str] | None) -> _Pairings:
             raise ValueError(f"strategies {unknown} are not in order={names}")
     rank = {name: i for i, name in enumerate(names)}
     r = np.array([rank[u] for u in present], dtype=np.int64)[codes]
-    r0, r1 = r[:n], r[n:]
-    k = max(len(names), 1)
-    pairing_key, pid = np.unique(np.minimum(r0, r1) * k + np.maximum(r0, r1),
-                                 return_inverse=True)
-    return _Pairings(names, r0, r1, pid.astype(np.int64),
-                     [names[c // k] for c in pairing_key], [names[c % k] for c in pairing_key],
-                     r0 <= r1)
+    return names, r[:n], r[n:]
 
 
 def _seat_points2(games: pd.DataFrame) -> np.ndarray:
     """Twice seat 0's score per game: 0 (Durak), 1 (draw), 2 (win)."""
     draw = games["outcome"].eq("draw").to_numpy(dtype=bool)
     return np.where(draw, 1, np.where(games["durak"].to_numpy() == 1, 2, 0)).astype(np.int64)
+
+
+# --------------------------------------------------------------------------------------
+# Counts: what every table and plot needs, per pairing
+# --------------------------------------------------------------------------------------
+@dataclass
+class GameCounts:
+    """A set of games reduced to counts per pairing: every table here (and every plot of
+    :mod:`durak_sim.plots`) is a function of these, so they are computed once, in one
+    vectorised pass (:func:`game_counts`, :func:`count_games`), and the tables cost nothing
+    that grows with the number of games (except the convergence curve, one byte per pair).
+
+    ``names``: the strategies in order (A of a pairing is the one listed first);
+    ``a, b`` (P,): the pairings present, as indices in ``names`` with ``a <= b`` (``a == b``:
+    mirror games), sorted by ``(a, b)``. Per pairing, ``None`` where the columns needed were
+    not given:
+
+    * ``tri`` (P, 3): A's losses, draws and wins over all games (a mirror: seat 0's);
+    * ``tri_paired`` (P, 3): the same over the games of complete deal pairs;
+    * ``pent`` (P, 5): complete deal pairs in which A scored 0, 1/4, 1/2, 3/4, 1;
+    * ``pair_points``: per pairing an int8 array, A's points (0..4, the pentanomial index)
+      of each complete deal pair in ``(seed, deal)`` order (empty for mirrors);
+    * ``seat0_wins``, ``first_wins`` (P,): decisive games won by seat 0, by the first
+      attacker;
+    * ``bouts`` (P, B): games per number of bouts ``0 .. B - 1``; ``cards_left`` (P, C):
+      decisive games per number of cards left in the Durak's hand.
+
+    A *complete deal pair* is a ``(seed, deal)`` of a non-mirror pairing with exactly two
+    games, ``swap`` 0 and 1.
+
+    >>> c = game_counts(_example_games())
+    >>> c.names, c.pent.tolist(), c.tri.tolist(), c.pair_points[0].tolist()
+    (['easy', 'random'], [[0, 1, 0, 0, 1]], [[1, 1, 2]], [4, 1])
+    """
+    names: list
+    a: np.ndarray
+    b: np.ndarray
+    tri: np.ndarray | None = None
+    tri_paired: np.ndarray | None = None
+    pent: np.ndarray | None = None
+    pair_points: list | None = None
+    seat0_wins: np.ndarray | None = None
+    first_wins: np.ndarray | None = None
+    bouts: np.ndarray | None = None
+    cards_left: np.ndarray | None = None
+
+    @property
+    def games(self) -> np.ndarray:
+        """Games per pairing."""
+        if self.tri is not None:
+            return self.tri.sum(axis=1)
+        if self.bouts is not None:
+            return self.bouts.sum(axis=1)
+        raise ValueError("these counts hold no per-game results")
+
+    @property
+    def decisive(self) -> np.ndarray:
+        """Decisive games (not a draw) per pairing."""
+        if self.tri is not None:
+            return self.tri[:, 0] + self.tri[:, 2]
+        if self.cards_left is not None:
+            return self.cards_left.sum(axis=1)
+        raise ValueError("these counts hold no outcomes")
+
+    @property
+    def present(self) -> list:
+        """The strategies that played at least one game, in ``names`` order."""
+        seen = set(self.a.tolist()) | set(self.b.tolist())
+        return [n for i, n in enumerate(self.names) if i in seen]
+
+    def labels(self) -> tuple[list, list]:
+        """Names of every pairing's A and B."""
+        return [self.names[i] for i in self.a], [self.names[i] for i in self.b]
+
+    def require(self, *fields: str) -> "GameCounts":
+        missing = [f for f in fields if getattr(self, f) is None]
+        if missing:
+            raise ValueError(f"these counts lack {missing} (a column was not counted)")
+        return self
+
+    def reordered(self, order: Sequence[str]) -> "GameCounts":
+        """The same counts with the strategies in ``order`` (which must hold every strategy
+        that played): pairings re-sorted, and turned round (A's counts mirrored) where the
+        new order puts B first."""
+        order = list(order)
+        if order == list(self.names):
+            return self
+        rank = {n: i for i, n in enumerate(order)}
+        unknown = sorted(set(self.present) - set(rank))
+        if unknown:
+            raise ValueError(f"strategies {unknown} are not in order={order}")
+        m = np.array([rank.get(n, -1) for n in self.names], dtype=np.int64)
+        na, nb = m[self.a], m[self.b]
+        flip = na > nb
+        lo, hi = np.minimum(na, nb), np.maximum(na, nb)
+        o = np.argsort(lo * max(len(order), 1) + hi, kind="stable")
+
+        def turned(x):
+            return None if x is None else np.where(flip[:, None], x[:, ::-1], x)[o]
+
+        def taken(x):
+            return None if x is None else x[o]
+
+        pp = None
+        if self.pair_points is not None:
+            pp = [(4 - self.pair_points[p]).astype(np.int8) if flip[p] else self.pair_points[p]
+                  for p in o]
+        return GameCounts(order, lo[o], hi[o], tri=turned(self.tri),
+                          tri_paired=turned(self.tri_paired), pent=turned(self.pent),
+                          pair_points=pp, seat0_wins=taken(self.seat0_wins),
+                          first_wins=taken(self.first_wins), bouts=taken(self.bouts),
+                          cards_left=taken(self.cards_left))
+
+
+def _sorted_by(*keys: np.ndarray) -> bool:
+    """Whether the rows are already in ``np.lexsort(keys[::-1])`` order (primary key first)
+    with ties kept: a stable sort would leave them as they are."""
+    if len(keys[0]) < 2:
+        return True
+    ok = np.ones(len(keys[0]) - 1, dtype=bool)     # "not yet decided" on equal prefixes
+    result = np.zeros(len(keys[0]) - 1, dtype=bool)
+    for k in keys:
+        d = np.sign(k[1:].astype(np.int64) - k[:-1])
+        result |= ok & (d > 0)
+        ok &= d == 0
+    return bool((result | ok).all())
+
+
+def count_games(names: Sequence[str], r0, r1, *, draw=None, durak=None, seed=None, deal=None,
+                swap=None, first_attacker=None, bouts=None, cards_left=None) -> GameCounts:
+    """:class:`GameCounts` from per-game numpy columns: ``r0, r1`` the index in ``names``
+    of the seat-0 and seat-1 strategy, ``draw`` (bool), the others as in the games frame.
+    Parts whose columns are not given stay ``None`` (the pair counts need ``draw, durak,
+    seed, deal, swap``). Inputs are trusted: :func:`game_counts` validates a frame.
+
+    Games already in ``(pairing, seed, deal, swap)`` order (as a tournament stores them)
+    are not sorted again."""
+    names = list(names)
+    k = max(len(names), 1)
+    r0 = np.asarray(r0).astype(np.int64, copy=False)
+    r1 = np.asarray(r1).astype(np.int64, copy=False)
+    lo = np.minimum(r0, r1)
+    key = lo * k + np.maximum(r0, r1)
+    used = np.flatnonzero(np.bincount(key, minlength=k * k))
+    n_p = len(used)
+    lookup = np.zeros(k * k, dtype=np.int64)
+    lookup[used] = np.arange(n_p)
+    pid = lookup[key]
+    out = GameCounts(names, used // k, used % k)
+
+    def per(code, width):
+        return np.bincount(code, minlength=width * n_p).reshape(n_p, width).astype(np.int64)
+
+    if bouts is not None:
+        b = np.asarray(bouts).astype(np.int64, copy=False)
+        top = int(b.max(initial=0)) + 1
+        out.bouts = per(pid * top + b, top)
+    if draw is not None:
+        draw = np.asarray(draw, dtype=bool)
+        decisive = ~draw
+        if cards_left is not None:
+            c = np.asarray(cards_left)[decisive].astype(np.int64, copy=False)
+            top = int(c.max(initial=0)) + 1
+            out.cards_left = per(pid[decisive] * top + c, top)
+        if durak is not None:
+            durak = np.asarray(durak)
+            seat0_won = decisive & (durak == 1)
+            x0 = np.where(draw, 1, np.where(seat0_won, 2, 0)).astype(np.int8)
+            x = np.where(r0 == lo, x0, 2 - x0).astype(np.int8)      # A's points x 2
+            out.tri = per(pid * 3 + x, 3)
+            out.seat0_wins = np.bincount(pid[seat0_won], minlength=n_p).astype(np.int64)
+            if first_attacker is not None:
+                won = decisive & (durak != np.asarray(first_attacker))
+                out.first_wins = np.bincount(pid[won], minlength=n_p).astype(np.int64)
+            if seed is not None and deal is not None and swap is not None:
+                _count_pairs(out, pid, r0 != r1, x, np.asarray(seed), np.asarray(deal),
+                             np.asarray(swap))
+    return out
+
+
+def _count_pairs(out: GameCounts, pid, keep, x, seed, deal, swap) -> None:
+    """The deal-pair counts of :class:`GameCounts` (non-mirror games only)."""
+    n_p = len(out.a)
+    if not keep.all():
+        pid, x, seed, deal, swap = pid[keep], x[keep], seed[keep], deal[keep], swap[keep]
+    if not _sorted_by(pid, seed, deal, swap):
+        # the games of one (pairing, seed, deal) adjacent, swap 0 first
+        o = np.lexsort((swap, deal, seed, pid))
+        pid, x, seed, deal, swap = pid[o], x[o], seed[o], deal[o], swap[o]
+    n = len(pid)
+    start = np.ones(n + 1, dtype=bool)             # a new (pairing, seed, deal) starts here
+    start[1:n] = (pid[1:] != pid[:-1]) | (seed[1:] != seed[:-1]) | (deal[1:] != deal[:-1])
+    # groups of exactly two games, swap 0 then 1: complete deal pairs
+    twin = np.flatnonzero(start[:n - 1] & ~start[1:n] & start[2:n + 1]) if n > 1 \
+        else np.zeros(0, np.int64)
+    twin = twin[(swap[twin] == 0) & (swap[twin + 1] == 1)]
+    p = pid[twin]
+    x1, x2 = x[twin], x[twin + 1]
+    points = (x1 + x2).astype(np.int8)
+    out.pent = np.bincount(p * 5 + points, minlength=5 * n_p).reshape(n_p, 5).astype(np.int64)
+    out.tri_paired = (np.bincount(p * 3 + x1, minlength=3 * n_p)
+                      + np.bincount(p * 3 + x2, minlength=3 * n_p)).reshape(n_p, 3)
+    out.tri_paired = out.tri_paired.astype(np.int64)
+    bounds = np.searchsorted(p, np.arange(n_p + 1))
+    out.pair_points = [points[bounds[i]:bounds[i + 1]] for i in range(n_p)]
+
+
+def game_counts(games: pd.DataFrame, order: Sequence[str] | None = None,
+                columns: Sequence[str] | None = None) -> GameCounts:
+    """:class:`GameCounts` of a games frame, strategies in ``order`` (alphabetical by
+    default), from ``columns`` (default: every column of :data:`GAME_COLUMNS` the frame
+    has; the given ones must exist and are validated)."""
+    if columns is None:
+        columns = [c for c in GAME_COLUMNS if c in games.columns]
+    columns = list(columns)
+    games = _checked(games, ["seat0", "seat1", *columns])
+    names, r0, r1 = _codes(games, order)
+
+    def col(c):
+        return games[c].to_numpy() if c in columns else None
+
+    draw = games["outcome"].eq("draw").to_numpy(dtype=bool) if "outcome" in columns else None
+    return count_games(names, r0, r1, draw=draw, durak=col("durak"), seed=col("seed"),
+                       deal=col("deal"), swap=col("swap"),
+                       first_attacker=col("first_attacker"), bouts=col("bouts"),
+                       cards_left=col("cards_left"))
+
+
+def as_counts(games, order: Sequence[str] | None = None,
+              columns: Sequence[str] | None = None) -> GameCounts:
+    """``games`` as :class:`GameCounts` in ``order``: a games frame is counted (needing
+    ``columns``), counts are reordered (``order=None``: alphabetical)."""
+    if isinstance(games, GameCounts):
+        return games.reordered(sorted(games.present) if order is None else order)
+    return game_counts(games, order, columns)
 
 
 # --------------------------------------------------------------------------------------
@@ -219,11 +436,11 @@ def score_frame(games: pd.DataFrame) -> pd.DataFrame:
     1     7     0     0     1   random     easy      L    0.0
     """
     games = _checked(games, ["seed", "deal", "swap", "seat0", "seat1", "outcome", "durak"])
-    pr = _pairings(games, None)
+    _, r0, r1 = _codes(games, None)
     x0 = _seat_points2(games)
     x = np.concatenate([x0, 2 - x0])
-    me = np.concatenate([pr.r0, pr.r1])
-    opp = np.concatenate([pr.r1, pr.r0])
+    me = np.concatenate([r0, r1])
+    opp = np.concatenate([r1, r0])
     seat = np.repeat(np.array([0, 1], dtype=np.int64), len(games))
     cols = {c: np.tile(games[c].to_numpy(), 2) for c in ("seed", "deal", "swap")}
     idx = np.lexsort((seat, opp, me, cols["swap"], cols["deal"], cols["seed"]))
@@ -241,28 +458,31 @@ def score_frame(games: pd.DataFrame) -> pd.DataFrame:
     })
 
 
-def strategy_table(games: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
+RESULT_COLUMNS = ("outcome", "durak")                 # what W/D/L counts need
+PAIR_COLUMNS = ("seed", "deal", "swap", "outcome", "durak")   # ... and deal pairs
+
+
+def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
     """Per strategy: games, wins, durak (losses), draws, their rates with Wilson intervals,
     and the mean score.
 
-    Columns: ``strategy, games, wins, durak, draws, win_rate, win_lo, win_hi, durak_rate,
-    durak_lo, durak_hi, draw_rate, draw_lo, draw_hi, score``; rows by strategy name. Each
-    rate treats the strategy's games as independent trials (Wilson 1927); a mirror game
-    counts once from each seat.
+    ``games``: a games frame or its :class:`GameCounts`. Columns: ``strategy, games, wins,
+    durak, draws, win_rate, win_lo, win_hi, durak_rate, durak_lo, durak_hi, draw_rate,
+    draw_lo, draw_hi, score``; rows by strategy name. Each rate treats the strategy's games
+    as independent trials (Wilson 1927); a mirror game counts once from each seat.
 
     >>> strategy_table(_example_games())[["strategy", "games", "wins", "durak", "draws", "score"]]
       strategy  games  wins  durak  draws  score
     0     easy      4     2      1      1  0.625
     1   random      4     1      2      1  0.375
     """
-    games = _checked(games, ["seat0", "seat1", "outcome", "durak"])
-    pr = _pairings(games, None)
-    x0 = _seat_points2(games)
-    k = len(pr.names)
-    code = np.concatenate([pr.r0 * 3 + x0, pr.r1 * 3 + 2 - x0])
-    counts = np.bincount(code, minlength=3 * k).reshape(k, 3).astype(np.int64)
+    c = as_counts(games, None, RESULT_COLUMNS).require("tri")
+    k = len(c.names)
+    counts = np.zeros((k, 3), dtype=np.int64)
+    np.add.at(counts, c.a, c.tri)                      # A's L/D/W
+    np.add.at(counts, c.b, c.tri[:, ::-1])             # B's: A's turned round
     n = counts.sum(axis=1)
-    out = {"strategy": pd.Series(pr.names, dtype=object), "games": n, "wins": counts[:, 2],
+    out = {"strategy": pd.Series(c.names, dtype=object), "games": n, "wins": counts[:, 2],
            "durak": counts[:, 0], "draws": counts[:, 1]}
     for name, hits in (("win", counts[:, 2]), ("durak", counts[:, 0]), ("draw", counts[:, 1])):
         lo, hi = wilson_interval(hits, n, conf)
@@ -276,49 +496,6 @@ def strategy_table(games: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------
 # Pairings and deal pairs
 # --------------------------------------------------------------------------------------
-def _pairing_counts(games: pd.DataFrame, order: Sequence[str] | None):
-    """Counts per (non-mirror) pairing.
-
-    Returns ``(names, a, b, tri_all, pent, tri_paired)``: the strategies, the pairings' A
-    and B, A's L/D/W counts over all games, the pentanomial counts p0..p4 of complete deal
-    pairs, and A's L/D/W counts over the games of complete pairs."""
-    games = _checked(games, ["seed", "deal", "swap", "seat0", "seat1", "outcome", "durak"])
-    pr = _pairings(games, order)
-    n_pairings = len(pr.a)
-    keep = pr.r0 != pr.r1
-    x0 = _seat_points2(games)
-    x = np.where(pr.a_in_0, x0, 2 - x0)[keep]                 # A's points x 2
-    pid = pr.pid[keep]
-    seed = games["seed"].to_numpy()[keep]
-    deal = games["deal"].to_numpy()[keep]
-    swap = games["swap"].to_numpy()[keep]
-
-    # Sort so that the games of one (pairing, seed, deal) are adjacent, swap 0 first.
-    o = np.lexsort((swap, deal, seed, pid))
-    pid_s, seed_s, deal_s, swap_s, x_s = pid[o], seed[o], deal[o], swap[o], x[o]
-    start = np.ones(len(o), dtype=bool)
-    start[1:] = ((pid_s[1:] != pid_s[:-1]) | (seed_s[1:] != seed_s[:-1])
-                 | (deal_s[1:] != deal_s[:-1]))
-    group = np.cumsum(start) - 1
-    first = np.flatnonzero(start)
-    size = np.bincount(group, minlength=len(first)) if len(o) else np.zeros(0, np.int64)
-    twin = first[size == 2]
-    twin = twin[(swap_s[twin] == 0) & (swap_s[twin + 1] == 1)]    # a complete deal pair
-    in_pair = np.zeros(len(o), dtype=bool)
-    in_pair[twin] = in_pair[twin + 1] = True
-
-    def counts(code, width):
-        return np.bincount(code, minlength=width * n_pairings).reshape(n_pairings, width)
-
-    tri_all = counts(pid * 3 + x, 3)
-    tri_paired = counts(pid_s[in_pair] * 3 + x_s[in_pair], 3)
-    pent = counts(pid_s[twin] * 5 + x_s[twin] + x_s[twin + 1], 5)
-    real = np.array([a != b for a, b in zip(pr.a, pr.b)], dtype=bool)
-    return (pr.names, [a for a, r in zip(pr.a, real) if r], [b for b, r in zip(pr.b, real) if r],
-            tri_all[real].astype(np.int64), pent[real].astype(np.int64),
-            tri_paired[real].astype(np.int64))
-
-
 def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
     """Elo, its interval, normalized Elo and LOS from pentanomial counts (rows of p0..p4).
 
@@ -359,11 +536,22 @@ def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
         }
 
 
-def pairing_table(games: pd.DataFrame, order: Sequence[str] | None = None,
+def _pairing_counts(c: GameCounts):
+    """Counts per non-mirror pairing: ``(a, b, tri_all, pent, tri_paired)``, the pairings'
+    A and B (names), A's L/D/W counts over all games, the pentanomial counts p0..p4 of
+    complete deal pairs, and A's L/D/W counts over the games of complete pairs."""
+    c.require("tri", "pent", "tri_paired")
+    real = c.a != c.b
+    pa, pb = c.labels()
+    return ([x for x, r in zip(pa, real) if r], [x for x, r in zip(pb, real) if r],
+            c.tri[real], c.pent[real], c.tri_paired[real])
+
+
+def pairing_table(games, order: Sequence[str] | None = None,
                   conf: float = 0.95) -> pd.DataFrame:
     """Head-to-head results per pairing, with paired (pentanomial) Elo statistics.
 
-    Columns, A being the first of the two in ``order`` (alphabetical by default):
+    ``games``: a games frame or its :class:`GameCounts`. Columns, A being the first of the two in ``order`` (alphabetical by default):
 
     * ``a, b``; ``games`` (all non-mirror games), ``pairs`` (complete deal pairs),
       ``unpaired`` (games without their twin: left out of every pair statistic);
@@ -384,7 +572,7 @@ def pairing_table(games: pd.DataFrame, order: Sequence[str] | None = None,
     >>> round(float(t["elo"][0]), 1), round(float(t["los"][0]), 3)
     (88.7, 0.681)
     """
-    _, pa, pb, tri_all, pent, tri_paired = _pairing_counts(games, order)
+    pa, pb, tri_all, pent, tri_paired = _pairing_counts(as_counts(games, order, PAIR_COLUMNS))
     st = pair_score_stats(pent, conf)
     n_games = tri_all.sum(axis=1)
     pairs = st["pairs"]
@@ -462,7 +650,7 @@ def _bt_fit(i: np.ndarray, j: np.ndarray, n: np.ndarray, w: np.ndarray, k: int,
     return out
 
 
-def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0,
+def bradley_terry(games, n_boot: int = 1000, seed: int = 0,
                   conf: float = 0.95) -> pd.DataFrame:
     """Bradley-Terry ratings on the Elo scale with deal-pair bootstrap intervals.
 
@@ -491,7 +679,9 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0,
     >>> round(float(bt["rating"][0] - bt["rating"][1]), 2) == round(elo_from_score(0.625), 2)
     True
     """
-    names, pa, pb, tri_all, pent, tri_paired = _pairing_counts(games, None)
+    c = as_counts(games, None, PAIR_COLUMNS)
+    names = c.names
+    pa, pb, tri_all, pent, tri_paired = _pairing_counts(c)
     ranks = {name: i for i, name in enumerate(names)}
     k = len(names)
     if k < 2 or len(pa) == 0:
@@ -532,15 +722,12 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0,
 # --------------------------------------------------------------------------------------
 # Seat, first attacker, game length
 # --------------------------------------------------------------------------------------
-def _advantage(games: pd.DataFrame, won: np.ndarray, order, conf) -> pd.DataFrame:
-    pr = _pairings(games, order)
-    decisive = games["outcome"].eq("durak").to_numpy(dtype=bool)
-    m = len(pr.a)
-    per = np.stack([np.bincount(pr.pid, weights=w, minlength=m)
-                    for w in (np.ones(len(games)), decisive, won & decisive)], axis=1)
+def _advantage(c: GameCounts, wins: np.ndarray, conf) -> pd.DataFrame:
+    pa, pb = c.labels()
+    per = np.stack([c.games, c.decisive, wins], axis=1)
     t = np.vstack([per.sum(axis=0, keepdims=True), per]).astype(np.int64)
-    frame = pd.DataFrame({"a": pd.Series([ALL] + pr.a, dtype=object),
-                          "b": pd.Series([ALL] + pr.b, dtype=object),
+    frame = pd.DataFrame({"a": pd.Series([ALL] + pa, dtype=object),
+                          "b": pd.Series([ALL] + pb, dtype=object),
                           "games": t[:, 0], "decisive": t[:, 1], "wins": t[:, 2]})
     with np.errstate(divide="ignore", invalid="ignore"):
         frame["rate"] = t[:, 2] / t[:, 1]
@@ -551,26 +738,26 @@ def _advantage(games: pd.DataFrame, won: np.ndarray, order, conf) -> pd.DataFram
     return frame
 
 
-def first_attacker_advantage(games: pd.DataFrame, order: Sequence[str] | None = None,
+def first_attacker_advantage(games, order: Sequence[str] | None = None,
                              conf: float = 0.95) -> pd.DataFrame:
     """How often the first attacker wins a decisive game, overall and per pairing.
 
-    Columns ``a, b, games, decisive, wins, rate, lo, hi, p_value``: ``wins`` = decisive games
-    the first attacker won, ``rate = wins / decisive`` with its Wilson interval, ``p_value``
-    the two-sided exact binomial test of rate = 1/2 (``scipy.stats.binomtest``). The first
-    row (``a = b = "*"``) is every game; then one row per pairing (mirror matches included).
+    ``games``: a games frame or its :class:`GameCounts`. Columns ``a, b, games, decisive,
+    wins, rate, lo, hi, p_value``: ``wins`` = decisive games the first attacker won,
+    ``rate = wins / decisive`` with its Wilson interval, ``p_value`` the two-sided exact
+    binomial test of rate = 1/2 (``scipy.stats.binomtest``). The first row
+    (``a = b = "*"``) is every game; then one row per pairing (mirror matches included).
 
     >>> first_attacker_advantage(_example_games())[["a", "b", "decisive", "wins"]]
           a       b  decisive  wins
     0     *       *         3     1
     1  easy  random         3     1
     """
-    games = _checked(games, ["seat0", "seat1", "outcome", "durak", "first_attacker"])
-    won = games["durak"].to_numpy() != games["first_attacker"].to_numpy()
-    return _advantage(games, won, order, conf)
+    c = as_counts(games, order, ["outcome", "durak", "first_attacker"])
+    return _advantage(c.require("tri", "first_wins"), c.first_wins, conf)
 
 
-def seat_advantage(games: pd.DataFrame, order: Sequence[str] | None = None,
+def seat_advantage(games, order: Sequence[str] | None = None,
                    conf: float = 0.95) -> pd.DataFrame:
     """How often seat 0 wins a decisive game, overall and per pairing.
 
@@ -581,54 +768,74 @@ def seat_advantage(games: pd.DataFrame, order: Sequence[str] | None = None,
     0     *       *         3     2  0.666667
     1  easy  random         3     2  0.666667
     """
-    games = _checked(games, ["seat0", "seat1", "outcome", "durak"])
-    won = games["durak"].to_numpy() == 1
-    return _advantage(games, won, order, conf)
+    c = as_counts(games, order, ["outcome", "durak"])
+    return _advantage(c.require("tri", "seat0_wins"), c.seat0_wins, conf)
 
 
-def game_length(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
+def game_length(games, order: Sequence[str] | None = None) -> pd.DataFrame:
     """Distribution of game length (bouts) and of the Durak's cards left, per pairing.
 
-    Columns ``a, b, games, bouts_mean, bouts_sd, bouts_min, bouts_p25, bouts_median,
-    bouts_p75, bouts_max, decisive, cards_left_mean, cards_left_sd, cards_left_median,
-    cards_left_max`` (counts are int, the rest float). Quantiles interpolate linearly; sd
-    has ``ddof=1``; the cards-left columns cover decisive games only (a draw leaves no
-    Durak). First row ``a = b = "*"``: every game; then one row per pairing.
+    ``games``: a games frame or its :class:`GameCounts`. Columns ``a, b, games,
+    bouts_mean, bouts_sd, bouts_min, bouts_p25, bouts_median, bouts_p75, bouts_max,
+    decisive, cards_left_mean, cards_left_sd, cards_left_median, cards_left_max`` (counts
+    are int, the rest float). Quantiles interpolate linearly; sd has ``ddof=1``; the
+    cards-left columns cover decisive games only (a draw leaves no Durak). First row
+    ``a = b = "*"``: every game; then one row per pairing. Computed exactly from the
+    histograms of :class:`GameCounts` (integer sums; one rounding per mean and variance).
 
     >>> game_length(_example_games())[["a", "games", "bouts_mean", "bouts_max", "cards_left_mean"]]
           a  games  bouts_mean  bouts_max  cards_left_mean
     0     *      4        13.0       20.0              3.0
     1  easy      4        13.0       20.0              3.0
     """
-    games = _checked(games, ["seat0", "seat1", "outcome", "bouts", "cards_left"])
-    pr = _pairings(games, order)
-    bouts = games["bouts"].to_numpy()
-    cards = games["cards_left"].to_numpy()
-    decisive = games["outcome"].eq("durak").to_numpy(dtype=bool)
-    # Sum in a canonical order so that the floats do not depend on the row order.
-    o = np.lexsort((cards, decisive, bouts, pr.pid))
-    base = pd.DataFrame({"bouts": bouts[o], "cards_left": cards[o], "decisive": decisive[o]})
-    parts = [_length_summary(base, np.zeros(len(games), np.int64), 1),
-             _length_summary(base, pr.pid[o], len(pr.a))]
-    t = pd.concat(parts, ignore_index=True)
-    t.insert(0, "b", pd.Series([ALL] + pr.b, dtype=object))
-    t.insert(0, "a", pd.Series([ALL] + pr.a, dtype=object))
+    c = as_counts(games, order, ["outcome", "bouts", "cards_left"])
+    c.require("bouts", "cards_left")
+    pa, pb = c.labels()
+    rows = []
+    for h_bouts, h_cards in [(c.bouts.sum(axis=0), c.cards_left.sum(axis=0)),
+                             *zip(c.bouts, c.cards_left)]:
+        b, d = _histogram_summary(h_bouts), _histogram_summary(h_cards)
+        rows.append({"games": b["n"], "bouts_mean": b["mean"], "bouts_sd": b["sd"],
+                     "bouts_min": b["min"], "bouts_p25": b["q"](0.25),
+                     "bouts_median": b["q"](0.5), "bouts_p75": b["q"](0.75),
+                     "bouts_max": b["max"], "decisive": d["n"], "cards_left_mean": d["mean"],
+                     "cards_left_sd": d["sd"], "cards_left_median": d["q"](0.5),
+                     "cards_left_max": d["max"]})
+    t = pd.DataFrame(rows, columns=list(rows[0]))
+    floats = [col for col in t.columns if col not in ("games", "decisive")]
+    t = t.astype({"games": np.int64, "decisive": np.int64, **{f: float for f in floats}})
+    t.insert(0, "b", pd.Series([ALL] + pb, dtype=object))
+    t.insert(0, "a", pd.Series([ALL] + pa, dtype=object))
     return t
 
 
-def _length_summary(base: pd.DataFrame, key: np.ndarray, groups: int) -> pd.DataFrame:
-    index = pd.RangeIndex(groups)
-    bouts = base["bouts"].groupby(key)
-    t = pd.DataFrame({"games": bouts.size(), "bouts_mean": bouts.mean(),
-                      "bouts_sd": bouts.std(), "bouts_min": bouts.min(),
-                      "bouts_p25": bouts.quantile(0.25), "bouts_median": bouts.quantile(0.5),
-                      "bouts_p75": bouts.quantile(0.75), "bouts_max": bouts.max()})
-    dec = base["decisive"].to_numpy()
-    cards = base["cards_left"][dec].groupby(key[dec])
-    c = pd.DataFrame({"decisive": cards.size(), "cards_left_mean": cards.mean(),
-                      "cards_left_sd": cards.std(), "cards_left_median": cards.median(),
-                      "cards_left_max": cards.max()})
-    t = t.join(c, how="left").reindex(index)
-    t[["games", "decisive"]] = t[["games", "decisive"]].fillna(0)
-    floats = [col for col in t.columns if col not in ("games", "decisive")]
-    return t.astype({"games": np.int64, "decisive": np.int64, **{f: float for f in floats}})
+def _histogram_summary(h: np.ndarray) -> dict:
+    """Count, mean, sd (``ddof=1``), min, max and linear-interpolation quantiles ``q(p)``
+    (numpy's and pandas' default) of the values ``0, 1, ...`` counted by ``h``; NaN where
+    undefined. Sums are exact integers, so each result is rounded once."""
+    h = np.asarray(h, dtype=np.int64)
+    n = int(h.sum())
+    nan = float("nan")
+    if n == 0:
+        return {"n": 0, "mean": nan, "sd": nan, "min": nan, "max": nan, "q": lambda p: nan}
+    v = np.arange(len(h), dtype=np.int64)
+    s1 = int(h @ v)
+    s2 = int(h @ (v * v))
+    nz = np.flatnonzero(h)
+    cum = np.cumsum(h)
+
+    def value(rank: int) -> int:                  # the rank-th smallest value, 0-based
+        return int(np.searchsorted(cum, rank, side="right"))
+
+    def q(p: float) -> float:
+        pos = (n - 1) * p
+        lo = int(np.floor(pos))
+        a = value(lo)
+        if lo + 1 >= n:
+            return float(a)
+        return a + (value(lo + 1) - a) * (pos - lo)
+
+    # exact: var = (n s2 - s1^2) / (n (n - 1)), one correctly rounded division
+    sd = math.sqrt((n * s2 - s1 * s1) / (n * (n - 1))) if n > 1 else nan
+    return {"n": n, "mean": s1 / n, "sd": sd, "min": float(nz[0]), "max": float(nz[-1]),
+            "q": q}

@@ -220,14 +220,11 @@ def read_chunks(out: Path, chunks: Sequence[dict], verify: bool = True,
     return pa.concat_tables(tables)
 
 
-def games_frame(table, names: Sequence[str], columns: Sequence[str] = COLUMNS):
-    """A chunk table as the ``games`` frame of :mod:`durak_sim.stats` (``columns`` of it).
-
-    Names become categoricals over ``names`` (in that order: every chunk's dictionary must
-    be exactly ``names``); integers keep their narrow stored types (half the memory
-    traffic of int64 at millions of games)."""
-    import pandas as pd
-
+def game_arrays(table, names: Sequence[str], columns: Sequence[str] = COLUMNS) -> dict:
+    """``columns`` of a chunk table as numpy arrays: the name columns as their codes
+    (int16 indices in ``names``: every chunk's dictionary must be exactly ``names``),
+    ``outcome`` as its codes (int8 indices in :data:`OUTCOMES`, 1 = a draw), integers in
+    their narrow stored types."""
     cols = {}
     for c in columns:
         col = table.column(c)
@@ -238,11 +235,31 @@ def games_frame(table, names: Sequence[str], columns: Sequence[str] = COLUMNS):
                     raise StorageError(f"column {c} of a chunk has dictionary "
                                        f"{ch.dictionary.to_pylist()}, expected {cats}")
             codes = [ch.indices.to_numpy(zero_copy_only=False) for ch in col.chunks]
-            codes = np.concatenate(codes).astype(np.int64) if codes else np.zeros(0, np.int64)
-            # object categories: pandas' arrow-backed "str" makes every later take slow
-            cols[c] = pd.Categorical.from_codes(codes, pd.Index(cats, dtype=object))
+            cols[c] = (np.concatenate(codes) if codes else
+                       np.zeros(0, np.int16 if c != "outcome" else np.int8))
         else:
             cols[c] = col.to_numpy()
+    return cols
+
+
+def games_frame(table, names: Sequence[str], columns: Sequence[str] = COLUMNS):
+    """A chunk table as the ``games`` frame of :mod:`durak_sim.stats` (``columns`` of it).
+
+    Names become categoricals over ``names`` (in that order: every chunk's dictionary must
+    be exactly ``names``); integers keep their narrow stored types (half the memory
+    traffic of int64 at millions of games)."""
+    import pandas as pd
+
+    arrays = game_arrays(table, names, columns)
+    cols = {}
+    for c in columns:
+        if c in ("seat0", "seat1", "outcome"):
+            cats = list(names) if c != "outcome" else list(OUTCOMES)
+            # object categories: pandas' arrow-backed "str" makes every later take slow
+            cols[c] = pd.Categorical.from_codes(arrays[c].astype(np.int64),
+                                                pd.Index(cats, dtype=object))
+        else:
+            cols[c] = arrays[c]
     return pd.DataFrame(cols)
 
 

@@ -76,6 +76,26 @@ def test_tables_equal_stats_on_the_played_games(finished):
     assert np.isnan(cross.loc["easy", "easy"])
 
 
+def test_stored_counts_equal_the_counts_of_the_stored_games_frame(finished):
+    """The report counts the stored columns directly; the same as counting the frame."""
+    from dataclasses import fields
+
+    from durak_sim.stats import game_counts
+    from durak_sim.tournament import TournamentConfig
+
+    m = Manifest.load(finished)
+    cfg = TournamentConfig.from_dict(m.config)
+    got = report.load_counts(finished, m, cfg)
+    want = game_counts(report.load_games(finished, m, cfg), cfg.strategies)
+    for f in fields(got):
+        a, b = getattr(got, f.name), getattr(want, f.name)
+        if f.name == "pair_points":
+            assert [x.tolist() for x in a] == [x.tolist() for x in b]
+        else:
+            assert np.array_equal(np.asarray(a), np.asarray(b)), f.name
+    assert got.pent.sum() == 1500 and len(got.pair_points[0]) == 1500
+
+
 def test_incomplete_tournament_reports_what_is_stored(finished, tmp_path):
     import shutil
 

@@ -233,6 +233,76 @@ def test_bad_input_is_refused(games):
         strategy_table(games.assign(outcome="won"))
 
 
+def messy(games):
+    """Games with unpaired and duplicated games, mirror games and a second seed, shuffled."""
+    rng = np.random.default_rng(5)
+    kept = games.drop(index=rng.choice(len(games), 50, replace=False))
+    mirror = games.iloc[:30].assign(seat1=games.iloc[:30].seat0)
+    other_seed = games.iloc[200:260].assign(seed=99)
+    return (pd.concat([kept, mirror, games.iloc[100:110], other_seed])
+            .sample(frac=1.0, random_state=2).reset_index(drop=True))
+
+
+TABLES = (strategy_table, pairing_table, first_attacker_advantage, seat_advantage,
+          game_length, lambda g, **kw: bradley_terry(g, n_boot=50, seed=3))
+
+
+@pytest.mark.parametrize("mess", [False, True])
+def test_counts_give_the_tables_of_the_frame(games, mess):
+    """Every table takes the frame's GameCounts (in any strategy order) for the frame."""
+    g = messy(games) if mess else games
+    for order in (["easy", "greedy", "random"], ["random", "easy", "greedy"]):
+        counts = stats.game_counts(g, order)
+        assert counts.names == order
+        for fn in TABLES:
+            assert fn(counts).to_csv(index=False) == fn(g).to_csv(index=False)
+        for fn in TABLES[1:5]:
+            assert (fn(counts, order=order).to_csv(index=False)
+                    == fn(g, order=order).to_csv(index=False))
+
+
+def test_game_counts_against_brute_force(games):
+    g = messy(games)
+    c = stats.game_counts(g, ["random", "easy", "greedy"])
+    a, b = c.labels()
+    rank = {n: i for i, n in enumerate(c.names)}
+    seen = {tuple(sorted((x, y), key=rank.get)) for x, y in zip(g.seat0, g.seat1)}
+    assert list(zip(a, b)) == sorted(seen, key=lambda p: (rank[p[0]], rank[p[1]]))
+    assert ("easy", "easy") in seen and ("random", "easy") in seen
+    for p, (x, y) in enumerate(zip(a, b)):
+        sel = g[((g.seat0 == x) & (g.seat1 == y)) | ((g.seat0 == y) & (g.seat1 == x))]
+        decisive = sel[sel.outcome == "durak"]
+        assert c.games[p] == len(sel) and c.decisive[p] == len(decisive)
+        assert c.seat0_wins[p] == (decisive.durak == 1).sum()
+        assert c.first_wins[p] == (decisive.durak != decisive.first_attacker).sum()
+        assert c.bouts[p].tolist() == np.bincount(sel.bouts, minlength=c.bouts.shape[1]).tolist()
+        assert c.cards_left[p].tolist() == np.bincount(
+            decisive.cards_left, minlength=c.cards_left.shape[1]).tolist()
+        if x == y:
+            assert c.pent[p].sum() == 0 and len(c.pair_points[p]) == 0
+            continue
+        # complete deal pairs in (seed, deal) order: exactly two games, swap 0 and 1
+        want = []
+        for _, d in sel.sort_values(["seed", "deal", "swap"]).groupby(["seed", "deal"]):
+            if d.swap.tolist() == [0, 1]:
+                want.append(round(2 * sum(seat_score(r, 0 if r.seat0 == x else 1)
+                                           for r in d.itertuples())))
+        assert c.pair_points[p].tolist() == want
+        assert c.pent[p].tolist() == np.bincount(want, minlength=5).tolist()
+
+
+def test_game_length_sd_is_exact():
+    """The sd comes from exact integer sums: the correctly rounded sqrt of the correctly
+    rounded variance."""
+    from fractions import Fraction
+
+    g = simulate_games({"a": 0.0, "b": 10.0}, 3000, seed=9)
+    row = game_length(g).iloc[0]
+    b = [Fraction(int(v)) for v in g.bouts]
+    assert row.bouts_sd == math.sqrt(float(statistics.variance(b)))
+    assert row.bouts_mean == float(statistics.mean(b))
+
+
 def test_same_input_same_bytes_whatever_the_row_order(games):
     shuffled = games.sample(frac=1.0, random_state=11)
     for fn in (score_frame, strategy_table, pairing_table, first_attacker_advantage,
