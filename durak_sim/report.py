@@ -79,46 +79,65 @@ class Report:
 # --------------------------------------------------------------------------------------
 # Tables
 # --------------------------------------------------------------------------------------
-def _stored_chunks(out: Path, manifest: Manifest, config: TournamentConfig, columns):
-    """The stored games' ``columns`` as one Arrow table, checksums verified, in the
-    canonical order (pairings as in the config, then deal, then swap): the order never
-    depends on how or when the chunks were played."""
+def _stored_chunks(out: Path, manifest: Manifest, config: TournamentConfig) -> list:
+    """The manifest's chunks of the config's pairings in the canonical order (pairings as
+    in the config, then deal): the order never depends on how or when they were played."""
     rank = {p: i for i, p in enumerate(config.pairings())}
     chunks = [c for c in manifest.chunks if tuple(c["pairing"]) in rank]
     chunks.sort(key=lambda c: (rank[tuple(c["pairing"])], c["deal_lo"]))
-    table = read_chunks(out, chunks, verify=True, columns=columns)
-    if table is None:
+    if not chunks:
         raise UserError(f"no finished chunk in {out} yet: nothing to report")
-    return table
+    return chunks
 
 
 def load_games(out: Path, manifest: Manifest, config: TournamentConfig) -> pd.DataFrame:
     """Every stored game of the folder as a games frame (:mod:`durak_sim.stats`),
     checksums verified, in the canonical order (pairings as in the config, then deal,
     then swap)."""
-    table = _stored_chunks(out, manifest, config, GAME_COLUMNS)
+    table = read_chunks(out, _stored_chunks(out, manifest, config), verify=True,
+                        columns=GAME_COLUMNS)
     return games_frame(table, config.strategies, GAME_COLUMNS)
 
 
-def load_counts(out: Path, manifest: Manifest, config: TournamentConfig) -> GameCounts:
-    """The stored games of the folder reduced to :class:`durak_sim.stats.GameCounts`
-    (strategies in the config's order), checksums verified: what every table and plot of
-    the report is computed from. Only the integer codes are read, never a per-game
-    frame."""
+def count_table(table, names) -> GameCounts:
+    """:class:`durak_sim.stats.GameCounts` of a chunk's Arrow table (strategies in the
+    order of ``names``, the chunk's dictionary), from the integer codes of its columns."""
     from .stats import count_games
-    from .storage import OUTCOMES
+    from .storage import OUTCOMES, StorageError
 
-    table = _stored_chunks(out, manifest, config, GAME_COLUMNS)
-    g = game_arrays(table, config.strategies, GAME_COLUMNS)
-    del table
+    g = game_arrays(table, names, GAME_COLUMNS)
     decisive = g["outcome"] == OUTCOMES.index("durak")
     if not np.isin(g["durak"][decisive], [0, 1]).all():
-        raise UserError(f"stored games in {out}: a decisive game has a durak seat other "
-                        f"than 0 or 1")
-    return count_games(config.strategies, g["seat0"], g["seat1"], draw=~decisive,
-                       durak=g["durak"], seed=g["seed"], deal=g["deal"], swap=g["swap"],
+        raise StorageError("stored games: a decisive game has a durak seat other than 0 or 1")
+    return count_games(names, g["seat0"], g["seat1"], draw=~decisive, durak=g["durak"],
+                       seed=g["seed"], deal=g["deal"], swap=g["swap"],
                        first_attacker=g["first_attacker"], bouts=g["bouts"],
                        cards_left=g["cards_left"])
+
+
+def load_counts(out: Path, manifest: Manifest, config: TournamentConfig,
+                known: dict | None = None) -> GameCounts:
+    """The stored games of the folder reduced to :class:`durak_sim.stats.GameCounts`
+    (strategies in the config's order): every table and plot of the report is computed
+    from these. Chunk by chunk (checksums verified), only integer codes, never a per-game
+    frame; the chunks' counts are merged in the canonical order.
+
+    ``known``: counts of chunks already counted, by ``(file, sha256)`` (a tournament
+    counts each chunk as it stores it): those files are not read again."""
+    from .stats import merge_counts
+    from .storage import StorageError
+
+    parts = []
+    for c in _stored_chunks(out, manifest, config):
+        got = (known or {}).get((c["file"], c["sha256"]))
+        if got is None:     # read_chunks checks that it is there, whole, of the right size
+            got = count_table(read_chunks(out, [c], verify=True, columns=GAME_COLUMNS),
+                              config.strategies)
+        elif int(got.games.sum()) != c["rows"]:
+            raise StorageError(f"counts of chunk {c['file']} hold {int(got.games.sum())} "
+                               f"games, the manifest says {c['rows']}")
+        parts.append(got)
+    return merge_counts(parts)
 
 
 def _present(games, names) -> list:
@@ -424,11 +443,13 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
 # --------------------------------------------------------------------------------------
 # Building
 # --------------------------------------------------------------------------------------
-def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP) -> Report:
+def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP,
+                 known: dict | None = None) -> Report:
     """Compute every table of the tournament stored in ``out_dir`` from its games alone and
     write the CSVs, plots, ``report.md`` and ``report.html`` (atomically, each).
 
-    Works on an unfinished tournament too (the report then says so)."""
+    Works on an unfinished tournament too (the report then says so). ``known``: counts of
+    stored chunks by ``(file, sha256)``, see :func:`load_counts`."""
     from .plots import render_all
     from .storage import atomic_write_bytes, atomic_write_text
 
@@ -437,7 +458,7 @@ def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP) -> Report:
         raise UserError(f"no tournament folder {out}")
     manifest = Manifest.load(out)
     config = TournamentConfig.from_dict(manifest.config)
-    counts = load_counts(out, manifest, config)
+    counts = load_counts(out, manifest, config, known)
     tables, notes = compute_tables(counts, config, n_boot=n_boot)
     total = len(config.pairings()) * len(config.chunk_ranges())
     rep = Report(out=out, config=config, manifest=manifest, tables=tables,
@@ -501,4 +522,4 @@ def print_report(rep: Report, console=None) -> None:
 
 
 __all__ = ["BOOTSTRAP", "Report", "TABLE_FILES", "build_report", "compute_tables",
-           "load_counts", "load_games", "print_report"]
+           "count_table", "load_counts", "load_games", "print_report"]

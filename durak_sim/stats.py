@@ -297,18 +297,67 @@ class GameCounts:
                           cards_left=taken(self.cards_left))
 
 
+def merge_counts(parts: Sequence[GameCounts]) -> GameCounts:
+    """The counts of several sets of games together (same ``names``), e.g. of a
+    tournament's chunks: counts add up, histograms are widened to the widest, pair points
+    are concatenated in the order of ``parts``. No deal pair may be split between two
+    parts (a tournament chunk holds both games of each of its deals).
+
+    >>> g = _example_games()
+    >>> c = merge_counts([game_counts(g.iloc[:2]), game_counts(g.iloc[2:])])
+    >>> c.pent.tolist(), c.pair_points[0].tolist(), c.bouts.shape
+    ([[0, 1, 0, 0, 1]], [4, 1], (1, 21))
+    """
+    if not parts:
+        raise ValueError("nothing to merge")
+    names = list(parts[0].names)
+    if any(list(p.names) != names for p in parts):
+        raise ValueError("counts over different strategy lists")
+    k = max(len(names), 1)
+    keys = np.unique(np.concatenate([p.a * k + p.b for p in parts]))
+    n_p = len(keys)
+    where = [np.searchsorted(keys, p.a * k + p.b) for p in parts]
+    out = GameCounts(names, keys // k, keys % k)
+    for f in ("tri", "tri_paired", "pent", "seat0_wins", "first_wins", "bouts", "cards_left"):
+        vals = [getattr(p, f) for p in parts]
+        if any(v is None for v in vals):
+            continue
+        width = max(v.shape[1] for v in vals) if vals[0].ndim == 2 else None
+        total = np.zeros((n_p, width) if width is not None else n_p, dtype=np.int64)
+        for w, v in zip(where, vals):
+            if width is not None:
+                total[w, :v.shape[1]] += v
+            else:
+                total[w] += v
+        setattr(out, f, total)
+    if all(p.pair_points is not None for p in parts):
+        lists = [[] for _ in range(n_p)]
+        for w, p in zip(where, parts):
+            for i, x in zip(w, p.pair_points):
+                lists[i].append(x)
+        out.pair_points = [np.concatenate(x) if x else np.zeros(0, np.int8) for x in lists]
+    return out
+
+
 def _sorted_by(*keys: np.ndarray) -> bool:
     """Whether the rows are already in ``np.lexsort(keys[::-1])`` order (primary key first)
     with ties kept: a stable sort would leave them as they are."""
     if len(keys[0]) < 2:
         return True
-    ok = np.ones(len(keys[0]) - 1, dtype=bool)     # "not yet decided" on equal prefixes
-    result = np.zeros(len(keys[0]) - 1, dtype=bool)
+    tie = None                                   # rows equal on every key so far
     for k in keys:
-        d = np.sign(k[1:].astype(np.int64) - k[:-1])
-        result |= ok & (d > 0)
-        ok &= d == 0
-    return bool((result | ok).all())
+        if k[0] == k[-1] and (k == k[0]).all():  # constant: decides nothing
+            continue
+        d = np.diff(k.astype(np.int64, copy=False))
+        if tie is None:
+            if (d < 0).any():
+                return False
+            tie = d == 0
+        else:
+            if (tie & (d < 0)).any():
+                return False
+            tie &= d == 0
+    return True
 
 
 def count_games(names: Sequence[str], r0, r1, *, draw=None, durak=None, seed=None, deal=None,
@@ -322,41 +371,49 @@ def count_games(names: Sequence[str], r0, r1, *, draw=None, durak=None, seed=Non
     are not sorted again."""
     names = list(names)
     k = max(len(names), 1)
-    r0 = np.asarray(r0).astype(np.int64, copy=False)
-    r1 = np.asarray(r1).astype(np.int64, copy=False)
-    lo = np.minimum(r0, r1)
+    r0, r1 = np.asarray(r0), np.asarray(r1)
+    lo = np.minimum(r0, r1).astype(np.int64)
     key = lo * k + np.maximum(r0, r1)
     used = np.flatnonzero(np.bincount(key, minlength=k * k))
     n_p = len(used)
-    lookup = np.zeros(k * k, dtype=np.int64)
-    lookup[used] = np.arange(n_p)
-    pid = lookup[key]
+    single = n_p == 1                # a tournament chunk: no per-game pairing codes needed
+    pid = None
+    if not single:
+        lookup = np.zeros(k * k, dtype=np.int64)
+        lookup[used] = np.arange(n_p)
+        pid = lookup[key]
     out = GameCounts(names, used // k, used % k)
 
-    def per(code, width):
-        return np.bincount(code, minlength=width * n_p).reshape(n_p, width).astype(np.int64)
+    def per(v, width, mask=None):
+        """(P, width) counts of the values ``v`` (of the games in ``mask``) per pairing."""
+        if single:
+            return np.bincount(v, minlength=width).reshape(1, width).astype(np.int64)
+        p = pid if mask is None else pid[mask]
+        return (np.bincount(p * width + v, minlength=width * n_p).reshape(n_p, width)
+                .astype(np.int64))
+
+    def total(mask):
+        return (np.array([np.count_nonzero(mask)], np.int64) if single
+                else np.bincount(pid[mask], minlength=n_p).astype(np.int64))
 
     if bouts is not None:
-        b = np.asarray(bouts).astype(np.int64, copy=False)
-        top = int(b.max(initial=0)) + 1
-        out.bouts = per(pid * top + b, top)
+        b = np.asarray(bouts)
+        out.bouts = per(b, int(b.max(initial=0)) + 1)
     if draw is not None:
         draw = np.asarray(draw, dtype=bool)
         decisive = ~draw
         if cards_left is not None:
-            c = np.asarray(cards_left)[decisive].astype(np.int64, copy=False)
-            top = int(c.max(initial=0)) + 1
-            out.cards_left = per(pid[decisive] * top + c, top)
+            c = np.asarray(cards_left)[decisive]
+            out.cards_left = per(c, int(c.max(initial=0)) + 1, decisive)
         if durak is not None:
             durak = np.asarray(durak)
             seat0_won = decisive & (durak == 1)
-            x0 = np.where(draw, 1, np.where(seat0_won, 2, 0)).astype(np.int8)
-            x = np.where(r0 == lo, x0, 2 - x0).astype(np.int8)      # A's points x 2
-            out.tri = per(pid * 3 + x, 3)
-            out.seat0_wins = np.bincount(pid[seat0_won], minlength=n_p).astype(np.int64)
+            x0 = np.where(draw, np.int8(1), np.where(seat0_won, np.int8(2), np.int8(0)))
+            x = np.where(r0 <= r1, x0, 2 - x0).astype(np.int8)      # A's points x 2
+            out.tri = per(x, 3)
+            out.seat0_wins = total(seat0_won)
             if first_attacker is not None:
-                won = decisive & (durak != np.asarray(first_attacker))
-                out.first_wins = np.bincount(pid[won], minlength=n_p).astype(np.int64)
+                out.first_wins = total(decisive & (durak != np.asarray(first_attacker)))
             if seed is not None and deal is not None and swap is not None:
                 _count_pairs(out, pid, r0 != r1, x, np.asarray(seed), np.asarray(deal),
                              np.asarray(swap))
@@ -364,24 +421,36 @@ def count_games(names: Sequence[str], r0, r1, *, draw=None, durak=None, seed=Non
 
 
 def _count_pairs(out: GameCounts, pid, keep, x, seed, deal, swap) -> None:
-    """The deal-pair counts of :class:`GameCounts` (non-mirror games only)."""
+    """The deal-pair counts of :class:`GameCounts` (non-mirror games only); ``pid``:
+    every game's pairing, ``None`` when there is one."""
     n_p = len(out.a)
     if not keep.all():
-        pid, x, seed, deal, swap = pid[keep], x[keep], seed[keep], deal[keep], swap[keep]
-    if not _sorted_by(pid, seed, deal, swap):
+        x, seed, deal, swap = x[keep], seed[keep], deal[keep], swap[keep]
+        pid = pid[keep] if pid is not None else None
+    keys = (seed, deal, swap) if pid is None else (pid, seed, deal, swap)
+    if not _sorted_by(*keys):
         # the games of one (pairing, seed, deal) adjacent, swap 0 first
-        o = np.lexsort((swap, deal, seed, pid))
-        pid, x, seed, deal, swap = pid[o], x[o], seed[o], deal[o], swap[o]
-    n = len(pid)
+        o = np.lexsort(keys[::-1])
+        x, seed, deal, swap = x[o], seed[o], deal[o], swap[o]
+        pid = pid[o] if pid is not None else None
+    n = len(x)
     start = np.ones(n + 1, dtype=bool)             # a new (pairing, seed, deal) starts here
-    start[1:n] = (pid[1:] != pid[:-1]) | (seed[1:] != seed[:-1]) | (deal[1:] != deal[:-1])
+    start[1:n] = (seed[1:] != seed[:-1]) | (deal[1:] != deal[:-1])
+    if pid is not None:
+        start[1:n] |= pid[1:] != pid[:-1]
     # groups of exactly two games, swap 0 then 1: complete deal pairs
     twin = np.flatnonzero(start[:n - 1] & ~start[1:n] & start[2:n + 1]) if n > 1 \
         else np.zeros(0, np.int64)
     twin = twin[(swap[twin] == 0) & (swap[twin + 1] == 1)]
-    p = pid[twin]
     x1, x2 = x[twin], x[twin + 1]
     points = (x1 + x2).astype(np.int8)
+    if pid is None:
+        out.pent = np.bincount(points, minlength=5).reshape(1, 5).astype(np.int64)
+        out.tri_paired = (np.bincount(x1, minlength=3)
+                          + np.bincount(x2, minlength=3)).reshape(1, 3).astype(np.int64)
+        out.pair_points = [points]
+        return
+    p = pid[twin]
     out.pent = np.bincount(p * 5 + points, minlength=5 * n_p).reshape(n_p, 5).astype(np.int64)
     out.tri_paired = (np.bincount(p * 3 + x1, minlength=3 * n_p)
                       + np.bincount(p * 3 + x2, minlength=3 * n_p)).reshape(n_p, 3)

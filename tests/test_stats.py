@@ -291,6 +291,28 @@ def test_game_counts_against_brute_force(games):
         assert c.pent[p].tolist() == np.bincount(want, minlength=5).tolist()
 
 
+def test_merged_chunk_counts_equal_the_counts_of_all_games(games):
+    """Counts of deal ranges (a tournament's chunks), merged, are the counts of the whole."""
+    from dataclasses import fields
+
+    order = ["random", "easy", "greedy"]
+    chunks = [games[games.deal.between(lo, lo + 149)
+                    & games.seat0.isin(p) & games.seat1.isin(p)]
+              for p in (("easy", "greedy"), ("easy", "random"), ("greedy", "random"))
+              for lo in (0, 150, 300)]
+    parts = [stats.game_counts(c, order) for c in chunks]
+    merged = stats.merge_counts(parts)
+    whole = stats.game_counts(games, order)
+    for f in fields(whole):
+        a, b = getattr(merged, f.name), getattr(whole, f.name)
+        if f.name == "pair_points":
+            assert [x.tolist() for x in a] == [x.tolist() for x in b]
+        elif f.name != "names":
+            assert np.array_equal(a, b), f.name
+    for fn in TABLES:
+        assert fn(merged).to_csv(index=False) == fn(games).to_csv(index=False)
+
+
 def test_game_length_sd_is_exact():
     """The sd comes from exact integer sums: the correctly rounded sqrt of the correctly
     rounded variance."""
