@@ -10,9 +10,9 @@ same thread count:
   results must be bounded in memory somehow; the tournament stores chunks of this size),
   nothing kept, no storage, statistics or progress;
 * ``tournament_s = play_s + report_s``, in a temporary folder: ``play_s`` is
-  ``run_tournament`` without its report (kernel, Parquet chunks, manifest), ``report_s``
-  the ``build_report`` it would run at the end (statistics, plots and report from the
-  stored games);
+  ``run_tournament`` without its report (kernel, Parquet chunks, manifest, each chunk's
+  counts for the report), ``report_s`` the ``build_report`` it would run at the end
+  (statistics, plots and report from those counts of the stored games);
 * ``ratio = tournament_s / bare_s`` (target <= 1.15 at 1,000,000 pairs) and
   ``ratio_play = play_s / bare_s``; ``cpu_ratio``, ``cpu_ratio_play``: the same in
   process CPU seconds (every thread), steadier than wall time when other work shares the
@@ -59,7 +59,7 @@ def tournament(pairs: int, seed: int, threads: int, chunk: int) -> dict:
         res = run_tournament(["random", "easy"], pairs, seed, folder / "t", threads,
                              progress=False, chunk_deals=chunk, command="bench", report=False)
         t1, c1 = time.perf_counter(), time.process_time()
-        build_report(folder / "t")
+        build_report(folder / "t", known=res.chunk_counts)   # as run_tournament does
         t2, c2 = time.perf_counter(), time.process_time()
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -230,7 +231,9 @@ class TournamentResult:
     ``complete``: every chunk is stored; ``report``: the :class:`durak_sim.report.Report`
     built at the end (``None`` when not asked for or not complete); ``deals_played``:
     deal indices x pairings played in this session; ``seconds``: wall time of this session;
-    ``kernel_seconds``/``compile_seconds``: of its play."""
+    ``kernel_seconds``/``compile_seconds``: of its play; ``chunk_counts``: the
+    :class:`durak_sim.stats.GameCounts` of every chunk stored in this session, by
+    ``(file, sha256)`` (the report does not read those chunks again)."""
 
     out: Path
     config: TournamentConfig
@@ -244,6 +247,7 @@ class TournamentResult:
     report_seconds: float = 0.0
     threads: int | None = None
     report: "object | None" = None
+    chunk_counts: dict = field(default_factory=dict, repr=False)
 
     @property
     def deals_per_second(self) -> float:
@@ -275,10 +279,10 @@ class TournamentResult:
 ProgressFn = Callable[[int], None]
 
 
-def _play_chunk(strats, names, versions, pairing, lo, hi, config, threads,
-                advance: ProgressFn, block: list):
+def _play_chunk(strats, config, lo, hi, threads, advance: ProgressFn, block: list):
     """Play deals ``lo .. hi - 1`` of one pairing in kernel calls of about BLOCK_SECONDS
-    (``block[0]`` deals, adapted in place); return (Arrow table, kernel s, compile s)."""
+    (``block[0]`` deals, adapted in place); return ``((deals, rots, result columns)``,
+    kernel s, compile s)."""
     deals_parts, rots_parts, cols_parts = [], [], []
     kernel_s = compile_s = 0.0
     pos = lo
@@ -298,10 +302,23 @@ def _play_chunk(strats, names, versions, pairing, lo, hi, config, threads,
         if batch.seconds > 0:
             block[0] = int(np.clip(n * BLOCK_SECONDS / batch.seconds, _MIN_BLOCK,
                                    max(config.chunk_deals, _MIN_BLOCK)))
+    if len(cols_parts) == 1:
+        return (deals_parts[0], rots_parts[0], cols_parts[0]), kernel_s, compile_s
     cols = {k: np.concatenate([c[k] for c in cols_parts]) for k in cols_parts[0]}
-    table = games_table(config.seed, np.concatenate(deals_parts), np.concatenate(rots_parts),
-                        names, versions, pairing, cols)
-    return table, kernel_s, compile_s
+    return (np.concatenate(deals_parts), np.concatenate(rots_parts), cols), kernel_s, compile_s
+
+
+def _store_chunk(path: Path, config: TournamentConfig, pairing, games):
+    """Write one played chunk (atomically) and count it for the report: ``(rows, sha256,
+    counts)``, the counts (:func:`durak_sim.report.count_table`) of the very table
+    written."""
+    from .report import count_table
+
+    deals, rots, cols = games
+    table = games_table(config.seed, deals, rots, config.strategies, config.versions,
+                        pairing, cols)
+    rows, sha = write_chunk(path, table)
+    return rows, sha, count_table(table, config.strategies)
 
 
 def _check_threads(threads: int | None) -> None:
@@ -450,7 +467,7 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
             from .report import build_report
 
             t = time.perf_counter()
-            result.report = build_report(out)
+            result.report = build_report(out, known=result.chunk_counts)
             result.report_seconds = time.perf_counter() - t
             result.seconds = time.perf_counter() - t_start
             _write_timing(out, result, t_start, replace_last=True)
@@ -492,6 +509,22 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
     done_deals = total_deals - sum(hi - lo for _, _, lo, hi in todo)
     block = [_FIRST_BLOCK if all(s.compiled for s in strats.values()) else _MIN_BLOCK]
     bar = _progress_bar(progress, console)
+    # One thread stores the chunks (Arrow table, Parquet, checksum, counts for the report):
+    # the kernel releases the GIL, so storing overlaps with playing the next chunk.
+    store = ThreadPoolExecutor(1, thread_name_prefix="durak-sim-store")
+    pending = []   # the chunk being stored: (manifest entry so far, future)
+
+    def finish() -> None:
+        """Wait for the chunk being stored and list it in the manifest: it is finished."""
+        while pending:
+            entry, future = pending.pop()
+            rows, sha, counts = future.result()
+            entry.update(rows=rows, sha256=sha)
+            manifest.chunks.append(entry)
+            manifest.save(out)
+            result.chunks_done += 1
+            result.chunk_counts[(entry["file"], sha)] = counts
+
     try:
         with bar as p:
             task = p.add_task("tournament", total=total_deals, completed=done_deals) \
@@ -505,19 +538,24 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
             for a, b, lo, hi in todo:
                 if p is not None:
                     p.update(task, description=f"{a} vs {b}")
-                table, k_s, c_s = _play_chunk([strats[a], strats[b]], names, config.versions,
-                                              (index[a], index[b]), lo, hi, config, threads,
-                                              advance, block)
+                # the kernel plays this chunk while the previous one is being stored
+                games, k_s, c_s = _play_chunk([strats[a], strats[b]], config, lo, hi,
+                                              threads, advance, block)
                 result.kernel_seconds += k_s
                 result.compile_seconds += c_s
+                finish()
                 rel = chunk_file(a, b, lo, hi)
-                rows, sha = write_chunk(out / rel, table)
-                manifest.chunks.append({"pairing": [a, b], "deal_lo": lo, "deal_hi": hi,
-                                        "file": rel, "rows": rows, "sha256": sha})
-                manifest.save(out)
-                result.chunks_done += 1
+                pending.append(({"pairing": [a, b], "deal_lo": lo, "deal_hi": hi, "file": rel},
+                                store.submit(_store_chunk, out / rel, config,
+                                             (index[a], index[b]), games)))
+            finish()
     except KeyboardInterrupt:
-        # count what is on disk: the interrupt may fall between a save and our bookkeeping
+        # keep the chunk being stored (played already), then count what is on disk: the
+        # interrupt may fall between a save and our bookkeeping
+        try:
+            finish()
+        except BaseException:  # pragma: no cover - a courtesy, never an error
+            pass
         try:
             wanted = {(a, b, lo) for lo, _ in ranges for a, b in pairings}
             result.chunks_done = len(Manifest.load(out).done & wanted)
@@ -525,6 +563,8 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
         except (OSError, StorageError):  # pragma: no cover - a courtesy, never an error
             pass
         raise TournamentInterrupted(out, result.chunks_done, total_chunks) from None
+    finally:
+        store.shutdown(wait=True)
     result.complete = result.chunks_done == total_chunks
     return result
 

@@ -96,6 +96,33 @@ def test_stored_counts_equal_the_counts_of_the_stored_games_frame(finished):
     assert got.pent.sum() == 1500 and len(got.pair_points[0]) == 1500
 
 
+def test_a_tournament_reports_from_the_counts_it_kept_without_reading_chunks(
+        tmp_path, monkeypatch):
+    """run_tournament counts each chunk as it stores it; build_report then reads no chunk
+    file, and writes the bytes that reading them gives. Counts whose checksum is not the
+    stored chunk's are not used."""
+    out = tmp_path / "t"
+    res = run_tournament(["random", "easy"], 900, 3, out, 2, progress=False, chunk_deals=400,
+                         report=False)
+    assert len(res.chunk_counts) == 3
+    files = [*TABLE_FILES.values(), "report.md", "report.html"]
+    build_report(out)
+    from_disk = {f: (out / f).read_bytes() for f in files}
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("a chunk was read")
+
+    with monkeypatch.context() as m:
+        m.setattr(report, "read_chunks", no_reading)
+        build_report(out, known=res.chunk_counts)
+    assert {f: (out / f).read_bytes() for f in files} == from_disk
+    stale = {(f, "0" * 64): c for (f, _), c in res.chunk_counts.items()}
+    with monkeypatch.context() as m:
+        m.setattr(report, "read_chunks", no_reading)
+        with pytest.raises(AssertionError, match="a chunk was read"):
+            build_report(out, known=stale)
+
+
 def test_incomplete_tournament_reports_what_is_stored(finished, tmp_path):
     import shutil
 
