@@ -9,10 +9,12 @@ same thread count:
 * ``bare_s``: ``play_schedule`` alone, in calls of ``--chunk`` deal pairs (the kernel's
   results must be bounded in memory somehow; the tournament stores chunks of this size),
   nothing kept, no storage, statistics or progress;
-* ``tournament_s = play_s + report_s``, in a temporary folder: ``play_s`` is
-  ``run_tournament`` without its report (kernel, Parquet chunks, manifest, each chunk's
-  counts for the report), ``report_s`` the ``build_report`` it would run at the end
-  (statistics, plots and report from those counts of the stored games);
+* ``tournament_s = play_s + report_s``: ``run_tournament`` in a temporary folder;
+  ``report_s`` is the ``build_report`` it runs at the end (statistics, plots and report
+  from the counts of the stored games), ``play_s`` the rest (kernel, Parquet chunks on a
+  background thread, manifest, each chunk's counts, imports the report needs);
+* ``report_counts_s``, ``report_tables_s``, ``report_plots_s``, ``report_documents_s``:
+  ``report_s`` by step (``Report.seconds``);
 * ``ratio = tournament_s / bare_s`` (target <= 1.15 at 1,000,000 pairs) and
   ``ratio_play = play_s / bare_s``; ``cpu_ratio``, ``cpu_ratio_play``: the same in
   process CPU seconds (every thread), steadier than wall time when other work shares the
@@ -48,24 +50,23 @@ def bare_kernel(pairs: int, seed: int, threads: int, chunk: int) -> dict:
 
 
 def tournament(pairs: int, seed: int, threads: int, chunk: int) -> dict:
-    """The same deal pairs as a tournament: play and store (``run_tournament`` without its
-    report), then ``build_report`` (what ``run_tournament`` does at the end)."""
-    from durak_sim.report import build_report
+    """The same deal pairs as a tournament with its report (``run_tournament``), split
+    into play and store, and the report it builds at the end."""
     from durak_sim.tournament import run_tournament
 
     folder = Path(tempfile.mkdtemp(prefix="bench-tournament-"))
     try:
         t, c = time.perf_counter(), time.process_time()
         res = run_tournament(["random", "easy"], pairs, seed, folder / "t", threads,
-                             progress=False, chunk_deals=chunk, command="bench", report=False)
-        t1, c1 = time.perf_counter(), time.process_time()
-        build_report(folder / "t", known=res.chunk_counts)   # as run_tournament does
+                             progress=False, chunk_deals=chunk, command="bench")
         t2, c2 = time.perf_counter(), time.process_time()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return {"tournament_s": t2 - t, "play_s": t1 - t, "report_s": t2 - t1,
-            "tournament_cpu_s": c2 - c, "play_cpu_s": c1 - c, "report_cpu_s": c2 - c1,
-            "tournament_kernel_s": res.kernel_seconds}
+    report_s, report_cpu_s = res.report_seconds, res.report_cpu_seconds
+    return {"tournament_s": t2 - t, "play_s": t2 - t - report_s, "report_s": report_s,
+            "tournament_cpu_s": c2 - c, "play_cpu_s": c2 - c - report_cpu_s,
+            "report_cpu_s": report_cpu_s, "tournament_kernel_s": res.kernel_seconds,
+            **{f"report_{k}_s": v for k, v in res.report.seconds.items()}}
 
 
 def main(argv=None):

@@ -35,7 +35,8 @@ import base64
 import html
 import json
 import re
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -60,7 +61,9 @@ PLOTS_DIR = "plots"
 @dataclass
 class Report:
     """A built report: its folder, config, the manifest it was built from, the tables
-    (pandas frames, keys of :data:`TABLE_FILES`) and whether every chunk was stored."""
+    (pandas frames, keys of :data:`TABLE_FILES`) and whether every chunk was stored;
+    ``seconds``: how long building took, per step (``counts``, ``tables``, ``plots``,
+    ``documents``; never written to the report)."""
 
     out: Path
     config: TournamentConfig
@@ -70,6 +73,7 @@ class Report:
     chunks_done: int
     chunks_total: int
     notes: list
+    seconds: dict = field(default_factory=dict, repr=False)
 
     @property
     def complete(self) -> bool:
@@ -456,21 +460,34 @@ def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP,
     out = Path(out_dir)
     if not out.is_dir():
         raise UserError(f"no tournament folder {out}")
+    seconds = {}
+    t = time.perf_counter()
+
+    def lap(step: str) -> None:
+        nonlocal t
+        now = time.perf_counter()
+        seconds[step] = now - t
+        t = now
+
     manifest = Manifest.load(out)
     config = TournamentConfig.from_dict(manifest.config)
     counts = load_counts(out, manifest, config, known)
+    lap("counts")
     tables, notes = compute_tables(counts, config, n_boot=n_boot)
     total = len(config.pairings()) * len(config.chunk_ranges())
     rep = Report(out=out, config=config, manifest=manifest, tables=tables,
-                 games=int(counts.games.sum()),
-                 chunks_done=len(manifest.chunks), chunks_total=total, notes=notes)
+                 games=int(counts.games.sum()), chunks_done=len(manifest.chunks),
+                 chunks_total=total, notes=notes, seconds=seconds)
     for name, file in TABLE_FILES.items():
         atomic_write_bytes(out / file, _csv(tables[name]))
+    lap("tables")
     order = _present(counts, config.strategies)
     plots = render_all(tables, counts, order, out / PLOTS_DIR)
+    lap("plots")
     doc, title = _document(rep, plots)
     atomic_write_text(out / "report.md", doc.markdown())
     atomic_write_text(out / "report.html", doc.html(title, plots))
+    lap("documents")
     return rep
 
 

@@ -231,7 +231,8 @@ class TournamentResult:
     ``complete``: every chunk is stored; ``report``: the :class:`durak_sim.report.Report`
     built at the end (``None`` when not asked for or not complete); ``deals_played``:
     deal indices x pairings played in this session; ``seconds``: wall time of this session;
-    ``kernel_seconds``/``compile_seconds``: of its play; ``chunk_counts``: the
+    ``kernel_seconds``/``compile_seconds``: of its play; ``report_seconds``,
+    ``report_cpu_seconds``: wall and process CPU time of the report; ``chunk_counts``: the
     :class:`durak_sim.stats.GameCounts` of every chunk stored in this session, by
     ``(file, sha256)`` (the report does not read those chunks again)."""
 
@@ -245,6 +246,7 @@ class TournamentResult:
     kernel_seconds: float = 0.0
     compile_seconds: float = 0.0
     report_seconds: float = 0.0
+    report_cpu_seconds: float = 0.0
     threads: int | None = None
     report: "object | None" = None
     chunk_counts: dict = field(default_factory=dict, repr=False)
@@ -460,15 +462,17 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
                  "at": datetime.now().isoformat(timespec="seconds")})
             _drop_damaged(out, manifest)
         manifest.save(out)
-        result = _play(out, config, manifest, threads, progress, console, t_start)
+        result = _play(out, config, manifest, threads, progress, console, t_start,
+                       prefetch=report)
         result.seconds = time.perf_counter() - t_start
         _write_timing(out, result, t_start)
         if result.complete and report:
             from .report import build_report
 
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             result.report = build_report(out, known=result.chunk_counts)
             result.report_seconds = time.perf_counter() - t
+            result.report_cpu_seconds = time.process_time() - c
             result.seconds = time.perf_counter() - t_start
             _write_timing(out, result, t_start, replace_last=True)
     return result
@@ -488,8 +492,18 @@ def _drop_damaged(out: Path, manifest: Manifest) -> None:
     manifest.chunks[:] = keep
 
 
+def _prefetch_report() -> None:
+    """Import what the report at the end needs (pandas, scipy, matplotlib: about a second
+    of a fresh process) while the kernel plays."""
+    import matplotlib.backends.backend_agg  # noqa: F401
+    import matplotlib.backends.backend_svg  # noqa: F401
+    import matplotlib.figure  # noqa: F401
+
+    from . import plots, report  # noqa: F401
+
+
 def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, progress,
-          console, t_start: float) -> TournamentResult:
+          console, t_start: float, prefetch: bool = False) -> TournamentResult:
     from .play import cpu_count
 
     names = list(config.strategies)
@@ -513,6 +527,8 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
     # the kernel releases the GIL, so storing overlaps with playing the next chunk.
     store = ThreadPoolExecutor(1, thread_name_prefix="durak-sim-store")
     pending = []   # the chunk being stored: (manifest entry so far, future)
+    if prefetch:   # on the same thread, while the first chunk is played (errors: later)
+        store.submit(_prefetch_report)
 
     def finish() -> None:
         """Wait for the chunk being stored and list it in the manifest: it is finished."""
