@@ -178,9 +178,9 @@ def result_columns(batch) -> dict:
             "cards_left": r[:, E.R_CARDS_LEFT]}
 
 
-#: columns Parquet-dictionary-encoded (names and constants); ``deal``, a run of
-#: consecutive indices, is delta-encoded; the rest are small integers (plain + zstd)
-DICTIONARY_COLUMNS = ("seed", "seat0", "seat1", "seat0_version", "seat1_version", "outcome")
+#: columns Parquet-dictionary-encoded (names, constants, small integers: bit-packed
+#: codes); ``deal``, a run of consecutive indices, is delta-encoded instead
+DICTIONARY_COLUMNS = tuple(c for c in COLUMNS if c != "deal")
 
 
 def write_chunk(path: Path, table) -> tuple[int, str]:
@@ -191,8 +191,7 @@ def write_chunk(path: Path, table) -> tuple[int, str]:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + TMP_SUFFIX)
     with open(tmp, "wb") as f:
-        # a dictionary for every column would cost a third more time to read, for ``deal``
-        # most of it, and make the file larger
+        # a dictionary for ``deal`` too would take three times as long to read, and space
         pq.write_table(table, f, compression="zstd", use_dictionary=list(DICTIONARY_COLUMNS),
                        column_encoding={"deal": "DELTA_BINARY_PACKED"},
                        write_statistics=False)
