@@ -310,17 +310,20 @@ def _play_chunk(strats, config, lo, hi, threads, advance: ProgressFn, block: lis
     return (np.concatenate(deals_parts), np.concatenate(rots_parts), cols), kernel_s, compile_s
 
 
-def _store_chunk(path: Path, config: TournamentConfig, pairing, games):
-    """Write one played chunk (atomically) and count it for the report: ``(rows, sha256,
-    counts)``, the counts (:func:`durak_sim.report.count_table`) of the very table
-    written."""
+def _store_chunk(out: Path, manifest: Manifest, entry: dict, config: TournamentConfig,
+                 pairing, games):
+    """Write one played chunk (atomically), list it in the manifest (saved: the chunk is
+    finished) and count it for the report; return ``(sha256, counts)``, the counts
+    (:func:`durak_sim.report.count_table`) of the very table written."""
     from .report import count_table
 
     deals, rots, cols = games
     table = games_table(config.seed, deals, rots, config.strategies, config.versions,
                         pairing, cols)
-    rows, sha = write_chunk(path, table)
-    return rows, sha, count_table(table, config.strategies)
+    rows, sha = write_chunk(out / entry["file"], table)
+    manifest.chunks.append({**entry, "rows": rows, "sha256": sha})
+    manifest.save(out)
+    return sha, count_table(table, config.strategies)
 
 
 def _check_threads(threads: int | None) -> None:
@@ -523,23 +526,22 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
     done_deals = total_deals - sum(hi - lo for _, _, lo, hi in todo)
     block = [_FIRST_BLOCK if all(s.compiled for s in strats.values()) else _MIN_BLOCK]
     bar = _progress_bar(progress, console)
-    # One thread stores the chunks (Arrow table, Parquet, checksum, counts for the report):
-    # the kernel releases the GIL, so storing overlaps with playing the next chunk.
+    # One thread stores the chunks (Arrow table, Parquet, manifest, counts for the report;
+    # while it plays, it alone writes the manifest): the kernel releases the GIL, so
+    # storing overlaps with playing the next chunk.
     store = ThreadPoolExecutor(1, thread_name_prefix="durak-sim-store")
-    pending = []   # the chunk being stored: (manifest entry so far, future)
+    pending = []   # the chunk being stored: (file, future)
     if prefetch:   # on the same thread, while the first chunk is played (errors: later)
         store.submit(_prefetch_report)
 
     def finish() -> None:
-        """Wait for the chunk being stored and list it in the manifest: it is finished."""
+        """Wait for the chunk being stored (errors are raised here)."""
         while pending:
-            entry, future = pending.pop()
-            rows, sha, counts = future.result()
-            entry.update(rows=rows, sha256=sha)
-            manifest.chunks.append(entry)
-            manifest.save(out)
+            rel, future = pending[-1]
+            sha, counts = future.result()
+            pending.pop()
             result.chunks_done += 1
-            result.chunk_counts[(entry["file"], sha)] = counts
+            result.chunk_counts[(rel, sha)] = counts
 
     try:
         with bar as p:
@@ -561,17 +563,20 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
                 result.compile_seconds += c_s
                 finish()
                 rel = chunk_file(a, b, lo, hi)
-                pending.append(({"pairing": [a, b], "deal_lo": lo, "deal_hi": hi, "file": rel},
-                                store.submit(_store_chunk, out / rel, config,
-                                             (index[a], index[b]), games)))
+                entry = {"pairing": [a, b], "deal_lo": lo, "deal_hi": hi, "file": rel}
+                pending.append((rel, store.submit(_store_chunk, out, manifest, entry, config,
+                                                  (index[a], index[b]), games)))
             finish()
-    except KeyboardInterrupt:
-        # keep the chunk being stored (played already), then count what is on disk: the
-        # interrupt may fall between a save and our bookkeeping
+    except BaseException as exc:
+        # whatever stopped the play, the chunk being stored is played: let it finish
         try:
             finish()
-        except BaseException:  # pragma: no cover - a courtesy, never an error
+        except BaseException:  # pragma: no cover - a courtesy; the first error is raised
             pass
+        if not isinstance(exc, KeyboardInterrupt):
+            raise
+        store.shutdown(wait=True)
+        # count what is on disk: the interrupt may fall between a save and our bookkeeping
         try:
             wanted = {(a, b, lo) for lo, _ in ranges for a, b in pairings}
             result.chunks_done = len(Manifest.load(out).done & wanted)

@@ -325,6 +325,38 @@ def test_damaged_chunk_is_played_again_on_resume(tmp_path):
     assert snapshot(out / "games") == before        # the same bytes again
 
 
+def test_an_error_while_playing_keeps_the_chunk_being_stored(tmp_path, monkeypatch):
+    """Chunks are stored on a background thread while the next one is played: an error in
+    the kernel still lets the stored chunk finish (listed in the manifest), and a storage
+    error is raised in the caller."""
+    real, calls = tournament._play_chunk, []
+
+    def failing_third(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise RuntimeError("kernel failed")
+        return real(*args, **kwargs)
+
+    out = tmp_path / "t"
+    with monkeypatch.context() as m:
+        m.setattr(tournament, "_play_chunk", failing_third)
+        with pytest.raises(RuntimeError, match="kernel failed"):
+            run_tournament(["random", "easy"], 1000, 1, out, 1, progress=False,
+                           chunk_deals=200, report=False)
+    assert [c["deal_lo"] for c in Manifest.load(out).chunks] == [0, 200]
+    assert run_tournament(resume=True, out=out, progress=False, report=False).deals_played \
+        == 600
+
+    def no_space(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tournament, "write_chunk", no_space)
+    with pytest.raises(OSError, match="No space"):
+        run_tournament(["random", "easy"], 1000, 1, tmp_path / "u", 1, progress=False,
+                       chunk_deals=200, report=False)
+    assert Manifest.load(tmp_path / "u").chunks == []
+
+
 # --------------------------------------------------------------------------------------
 # SPRT
 # --------------------------------------------------------------------------------------
