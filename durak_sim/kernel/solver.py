@@ -94,6 +94,14 @@ attacker still holds may be thrown in: he throws them all and goes out; the take
 (limit reached or no matching rank): he beats it and goes out (draw if the attacker has none).
 (S6) against a defender's last card, an opening that card beats loses in three plies, the
 quickest any line can end: such openings are not searched when another opening exists.
+(S7) at a bout start no card of the defender beats any card of the attacker: the attacker
+wins. He opens his non-trumps, then his trumps, each suit low to high, one card a bout; the
+defender can never beat (a card he took is lower than or off-suit from every later one, and
+no trump comes before the last non-trump), so he takes every bout, the attacker keeps the
+attack and is out first.
+Distance tests (``t >= 2``, ``t <= -1``) end at once when the threshold is past the deal's
+end: a deal not over lasts at least one more ply, so ``t >= BIG`` fails and ``t <= 1 - BIG``
+holds; this bounds the search of "wins within p plies" to depth p.
 
 Equal-value reduction: two cards of one suit in the defender's hand with no live card (hands,
 table, stock) between them, each the only live card of its rank, are interchangeable as a
@@ -113,7 +121,7 @@ from .bits import lowest, popcount
 from .config import JIT
 
 #: bump when the search changes meaning (numba's cache does not see edits in imported files)
-SOLVER_VERSION = 2
+SOLVER_VERSION = 3
 
 # action codes (durak_sim.actions)
 A_DEFEND = 36
@@ -335,7 +343,7 @@ def _child(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, a, ctx):
 @numba.njit(inline="always", **JIT)
 def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
     """Exact value (seat 0's view) of a state with an empty stock when one of the rules
-    S1-S5 (module docstring) settles it, else 2."""
+    S1-S5 or S7 (module docstring) settles it, else 2."""
     win = 1 if att == 0 else -1  # the attacker wins
     if phase == PH_OPEN:
         nd = popcount(hd)
@@ -355,6 +363,13 @@ def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
                 return -win                                          # S2
         if (ha & ~(15 << (lowest(ha) & ~3))) == 0 and na <= min(6, nd) and nd > na:
             return win                                               # S3
+        bm = 0
+        m = ha
+        while m:
+            bm |= ctx[C_BEAT + lowest(m)]
+            m &= m - 1
+        if (hd & bm) == 0:
+            return win                                               # S7
     elif phase == PH_TAKING:
         if natt + popcount(ha) <= lim and (ha & ~(_ranks_mask(tab) & ~((1 << mn) - 1))) == 0:
             return win                                               # S4
@@ -474,6 +489,11 @@ def _vs(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, ply, tt):
     if tt[C_NODES] > tt[C_CAP] or ply >= MAX_PLY:
         tt[C_CAPPED] = 1
         return 0
+    # distance tests: a deal not over yet lasts at least one more ply
+    if t >= BIG:
+        return 0
+    if t <= 1 - BIG:
+        return 1
     n = tt[C_STOCK_N]
     if att == 0:
         ha = h0

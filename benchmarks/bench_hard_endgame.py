@@ -1,0 +1,162 @@
+"""Hard never leaves a won endgame (issue 3, RULES.md R10.4), and how often its search cap bites.
+
+    python benchmarks/bench_hard_endgame.py [--deals 10000] [--opponent normal] [--seed 11]
+                                            [--jobs 2] [--verify-cap 20000000]
+
+Plays ``--deals`` deals twice (hard in seat 0, then in seat 1) against ``--opponent`` on the
+reference engine, which calls hard's compiled ``decide`` exactly as the kernel does (same
+observation, history, random stream and workspace). At every hard decision with the stock at
+most the face-up trump (the endgame, where hard must play perfectly):
+
+* the position's value is solved independently (a fresh solver table of its own, no help
+  from hard's table), then hard decides, then the value of the position its action leads to
+  is solved the same way: the decision **keeps** the value when both are equal (a move can
+  never improve the value, so "left" means a won or drawn endgame thrown away);
+* hard's own search reports whether its node cap (``strategies/hard.py`` ``NODE_CAP``) was
+  hit: ``cap_hits`` counts those decisions (target: under 0.1% of endgame decisions);
+* the decision is timed (``decide`` alone).
+
+The independent solves get ``--verify-cap`` nodes each (0: none); a decision whose check
+ran out of nodes is counted ``unverified``, never as kept. Prints one JSON line; the exit
+code is 1 when any decision left the value.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+HARD = "hard"
+
+
+def _value(game, solver, tt, stamp, cap, stats) -> int | None:
+    """Seat 0's value of the reference game's position (None when the cap stopped it)."""
+    if game.is_over():
+        r = game.result()
+        return 0 if r["durak"] is None else (1 if r["durak"] == 1 else -1)
+    stock = np.zeros(36, np.int64)
+    stock[:len(game.stock)] = game.stock
+    table = np.full(12, -1, np.int64)
+    for i, (a, d) in enumerate(game.table):
+        table[2 * i] = a
+        table[2 * i + 1] = d
+    i64 = np.int64
+    v = solver.solve_value(i64(game.hands[0]), i64(game.hands[1]), i64(game.trump_suit), stock,
+                           i64(len(game.stock)), i64(game.attacker), table,
+                           i64(len(game.table)), i64(int(game.taking)),
+                           i64(game.bout_limit if game.table else 0), tt, i64(stamp),
+                           i64(cap), stats)
+    return None if stats[1] else int(v)
+
+
+def run(args: tuple) -> dict:
+    """One worker: the deals ``lo..hi-1`` of the seed, both seatings."""
+    seed, lo, hi, opponent, verify_cap, log2 = args
+    from durak_sim import seeding
+    from durak_sim.kernel import solver
+    from durak_sim.observation import O_STOCK
+    from durak_sim.reference import ReferenceGame, hist_for_strategy, legal_array
+    from durak_sim.registry import get_strategy
+    from durak_sim.strategies import hard
+
+    strategies = {HARD: get_strategy(HARD), opponent: get_strategy(opponent)}
+    tt = solver.new_table(log2)
+    stats = np.zeros(solver.STATS_SIZE, np.int64)
+    stamp = 0
+    out = {"games": 0, "endgame_decisions": 0, "cap_hits": 0, "kept": 0, "left": 0,
+           "unverified": 0, "hard_wins": 0, "times": [], "left_examples": []}
+    for deal in range(lo, hi):
+        for hard_seat in (0, 1):
+            names = [HARD, opponent] if hard_seat == 0 else [opponent, HARD]
+            game = ReferenceGame.new(seed, deal)
+            rngs = [np.array([seeding.stream_start(seed, deal, 1 + s)], np.uint64)
+                    for s in range(2)]
+            mems = [np.zeros(strategies[n].memory, np.int64) for n in names]
+            for m in mems:
+                m[0] = 2 * deal + hard_seat + 1  # the engine's game stamp: one per game
+            while not game.is_over():
+                legal = game.legal_actions()
+                if len(legal) == 1:
+                    game.apply(legal[0])
+                    continue
+                seat = game.to_move()
+                obs = game.observation(seat)
+                endgame = names[seat] == HARD and obs[O_STOCK] <= 1
+                if endgame:
+                    stamp += 1
+                    before = _value(game, solver, tt, stamp, verify_cap, stats)
+                t = time.perf_counter()
+                code = int(strategies[names[seat]].decide(
+                    obs, legal_array(legal), hist_for_strategy(game), rngs[seat], mems[seat]))
+                dt = time.perf_counter() - t
+                game.apply(code)
+                if endgame:
+                    out["endgame_decisions"] += 1
+                    out["times"].append(dt)
+                    out["cap_hits"] += int(mems[seat][hard.M_STATS + 1] != 0)
+                    stamp += 1
+                    after = _value(game, solver, tt, stamp, verify_cap, stats)
+                    if before is None or after is None:
+                        out["unverified"] += 1
+                    elif before == after:
+                        out["kept"] += 1
+                    else:
+                        out["left"] += 1
+                        if len(out["left_examples"]) < 5:
+                            out["left_examples"].append(
+                                {"seed": seed, "deal": deal, "hard_seat": hard_seat,
+                                 "action": code, "before": before, "after": after})
+            out["games"] += 1
+            r = game.result()
+            out["hard_wins"] += int(r["durak"] is not None and r["durak"] != hard_seat)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=10_000)
+    ap.add_argument("--opponent", default="normal")
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes")
+    ap.add_argument("--verify-cap", type=int, default=20_000_000,
+                    help="node cap of each independent check (0: none)")
+    ap.add_argument("--tt-log2", type=int, default=20, help="the checker's table size")
+    args = ap.parse_args(argv)
+
+    # load (or compile) everything once before the workers start, and time it apart
+    t = time.perf_counter()
+    run((args.seed, 0, 1, args.opponent, args.verify_cap, args.tt_log2))
+    compile_s = time.perf_counter() - t
+
+    jobs = max(1, args.jobs)
+    cuts = np.linspace(0, args.deals, jobs + 1).astype(int)
+    parts = [(args.seed, int(a), int(b), args.opponent, args.verify_cap, args.tt_log2)
+             for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
+    t = time.perf_counter()
+    with ProcessPoolExecutor(jobs) as pool:
+        results = list(pool.map(run, parts))
+    wall = time.perf_counter() - t
+    total = {k: sum(r[k] for r in results) for k in
+             ("games", "endgame_decisions", "cap_hits", "kept", "left", "unverified",
+              "hard_wins")}
+    times = np.concatenate([np.array(r["times"], float) for r in results]) * 1000
+    n = max(1, total["endgame_decisions"])
+    line = {"bench": "hard-endgame", "opponent": args.opponent, "seed": args.seed,
+            "deals": args.deals, **total,
+            "cap_hit_rate": round(total["cap_hits"] / n, 6),
+            "hard_win_rate": round(total["hard_wins"] / max(1, total["games"]), 5),
+            "endgame_mean_ms": round(float(times.mean()), 4) if len(times) else None,
+            "endgame_p99_ms": round(float(np.percentile(times, 99)), 4) if len(times) else None,
+            "endgame_max_ms": round(float(times.max()), 2) if len(times) else None,
+            "verify_cap": args.verify_cap, "wall_s": round(wall, 1),
+            "compile_s": round(compile_s, 2),
+            "left_examples": [e for r in results for e in r["left_examples"]][:5]}
+    print(json.dumps(line), flush=True)
+    return 1 if total["left"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
