@@ -7,12 +7,14 @@ strategy against each of the others). Every pairing plays the SAME deal indices
 play), so luck of the deal cancels within a pairing and is shared across pairings.
 
 Games are played chunk by chunk (``chunk_deals`` deal indices of one pairing, default
-50,000) and each finished chunk is stored at once (:mod:`durak_sim.storage`), so a run
-stopped by Ctrl-C, a crash or SIGKILL continues with ``resume=True`` without redoing or
-losing a finished chunk. The seed contract makes every chunk the same games whenever and
-however (threads, block sizes, resumes) it is played, so a resumed tournament's tables are
-byte-identical to an uninterrupted one's. Statistics, plots and the report are computed
-once at the end from the stored games alone (:func:`durak_sim.report.build_report`).
+50,000) and each played chunk is stored at once (:mod:`durak_sim.storage`; on a background
+thread, while the kernel plays the next chunk), so a run stopped by Ctrl-C, a crash or
+SIGKILL continues with ``resume=True`` without redoing or losing a finished chunk. The
+seed contract makes every chunk the same games whenever and however (threads, block sizes,
+resumes) it is played, so a resumed tournament's tables are byte-identical to an
+uninterrupted one's. Statistics, plots and the report are computed once at the end from
+the stored games alone (:func:`durak_sim.report.build_report`), from per-pairing counts
+(:class:`durak_sim.stats.GameCounts`) taken of each chunk as it is stored.
 
 Output folder (default ``reports/runs/tournament-<YYYYmmdd-HHMMSS>-seed<S>``)::
 
