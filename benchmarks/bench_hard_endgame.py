@@ -66,7 +66,7 @@ def run(args: tuple) -> dict:
     tt = solver.new_table(log2)
     stats = np.zeros(solver.STATS_SIZE, np.int64)
     stamp = 0
-    out = {"games": 0, "endgame_decisions": 0, "cap_hits": 0, "kept": 0, "left": 0,
+    out = {"games": 0, "endgame_decisions": 0, "cap_hits": 0, "kept": 0, "left": 0, "left_uncapped": 0,
            "unverified": 0, "hard_wins": 0, "times": [], "left_examples": []}
     for deal in range(lo, hi):
         for hard_seat in (0, 1):
@@ -96,7 +96,8 @@ def run(args: tuple) -> dict:
                 if endgame:
                     out["endgame_decisions"] += 1
                     out["times"].append(dt)
-                    out["cap_hits"] += int(mems[seat][hard.M_STATS + 1] != 0)
+                    capped = int(mems[seat][hard.M_STATS + 1] != 0)
+                    out["cap_hits"] += capped
                     stamp += 1
                     after = _value(game, solver, tt, stamp, verify_cap, stats)
                     if before is None or after is None:
@@ -104,11 +105,14 @@ def run(args: tuple) -> dict:
                     elif before == after:
                         out["kept"] += 1
                     else:
+                        # only a search stopped by its cap may leave the value: count apart
                         out["left"] += 1
+                        out["left_uncapped"] += 1 - capped
                         if len(out["left_examples"]) < 5:
                             out["left_examples"].append(
                                 {"seed": seed, "deal": deal, "hard_seat": hard_seat,
-                                 "action": code, "before": before, "after": after})
+                                 "action": code, "before": before, "after": after,
+                                 "capped": bool(capped)})
             out["games"] += 1
             r = game.result()
             out["hard_wins"] += int(r["durak"] is not None and r["durak"] != hard_seat)
@@ -140,7 +144,7 @@ def main(argv=None) -> int:
         results = list(pool.map(run, parts))
     wall = time.perf_counter() - t
     total = {k: sum(r[k] for r in results) for k in
-             ("games", "endgame_decisions", "cap_hits", "kept", "left", "unverified",
+             ("games", "endgame_decisions", "cap_hits", "kept", "left", "left_uncapped", "unverified",
               "hard_wins")}
     times = np.concatenate([np.array(r["times"], float) for r in results]) * 1000
     n = max(1, total["endgame_decisions"])

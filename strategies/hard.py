@@ -41,7 +41,8 @@ from durak_sim.registry import register_strategy
 from durak_sim.strategies.normal import M_SIZE as NORMAL_MEMORY
 from durak_sim.strategies.normal import decide as normal_decide
 
-#: node cap of one endgame search (about 35 ms); hits are counted by benchmarks/bench_ladder.py
+#: node cap of one endgame search (about 35 ms); hits are counted by
+#: benchmarks/bench_hard_endgame.py
 NODE_CAP = 1_000_000
 #: bump when Hard's play changes (numba's cache does not see edits in imported modules)
 HARD_VERSION = 1
