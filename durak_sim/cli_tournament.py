@@ -14,7 +14,7 @@ from .errors import UserError
 EXIT_INTERRUPTED = 130
 # durak_sim.tournament's defaults, repeated for the help text so that starting the CLI does
 # not import numpy (tests/test_tournament.py checks that they agree)
-DEFAULT_DEALS, CHUNK_DEALS, RUNS_DIR = 20_000, 50_000, "reports/runs"
+DEFAULT_DEALS, CHUNK_DEALS, RUNS_DIR = 10_000, 50_000, "reports/runs"
 
 
 def _command_line() -> str:

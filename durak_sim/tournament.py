@@ -50,7 +50,7 @@ from .storage import (INT_COLUMNS, DirectoryLock, Manifest, StorageError, chunk_
 
 #: deal indices per pairing of ``durak-sim tournament`` with no ``--deals``; each is played
 #: twice. Chosen so that the four built-in levels finish in a few minutes on 2 cores.
-DEFAULT_DEALS = 20_000
+DEFAULT_DEALS = 10_000
 #: deal indices per stored chunk: large enough that storage costs little next to play
 CHUNK_DEALS = 50_000
 #: parent of the default output folders (relative to the working directory)
