@@ -55,10 +55,9 @@ def _value(game, solver, tt, stamp, cap, stats) -> int | None:
 def run(args: tuple) -> dict:
     """One worker: the deals ``lo..hi-1`` of the seed, both seatings."""
     seed, lo, hi, opponent, verify_cap, log2 = args
-    from durak_sim import seeding
     from durak_sim.kernel import solver
     from durak_sim.observation import O_STOCK
-    from durak_sim.reference import ReferenceGame, hist_for_strategy, legal_array
+    from durak_sim.reference import ReferenceGame, hist_for_strategy, legal_array, seat_inputs
     from durak_sim.registry import get_strategy
     from durak_sim.strategies import hard
 
@@ -72,11 +71,9 @@ def run(args: tuple) -> dict:
         for hard_seat in (0, 1):
             names = [HARD, opponent] if hard_seat == 0 else [opponent, HARD]
             game = ReferenceGame.new(seed, deal)
-            rngs = [np.array([seeding.stream_start(seed, deal, 1 + s)], np.uint64)
-                    for s in range(2)]
-            mems = [np.zeros(strategies[n].memory, np.int64) for n in names]
-            for m in mems:
-                m[0] = 2 * deal + hard_seat + 1  # the engine's game stamp: one per game
+            # one game stamp per game, as the engine gives
+            rngs, mems = seat_inputs(seed, deal, [strategies[n] for n in names],
+                                     stamp=2 * deal + hard_seat + 1)
             while not game.is_over():
                 legal = game.legal_actions()
                 if len(legal) == 1:

@@ -24,17 +24,13 @@ from durak_sim.registry import builtin_levels, get_strategy
 
 def decision_times(name: str, games: int, seed: int) -> np.ndarray:
     """Seconds per single decision of ``name`` (against itself), timed call by call."""
-    from durak_sim import seeding
-    from durak_sim.reference import ReferenceGame, hist_for_strategy, legal_array
+    from durak_sim.reference import ReferenceGame, hist_for_strategy, legal_array, seat_inputs
 
     strat = get_strategy(name)
     times = []
     for deal in range(games):
         game = ReferenceGame.new(seed, deal)
-        rngs = [np.array([seeding.stream_start(seed, deal, 1 + s)], np.uint64) for s in range(2)]
-        mems = [np.zeros(strat.memory, np.int64) for _ in range(2)]
-        for m in mems:
-            m[0] = deal + 1
+        rngs, mems = seat_inputs(seed, deal, [strat, strat], stamp=deal + 1)
         while not game.is_over():
             legal = game.legal_actions()
             if len(legal) == 1:

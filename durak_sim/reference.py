@@ -507,6 +507,19 @@ def legal_array(codes: list[int]) -> np.ndarray:
     return legal
 
 
+def seat_inputs(seed: int, deal: int, strategies: list, stamp: int = 1) -> tuple[list, list]:
+    """Each seat's random stream (from (seed, deal, seat) only) and zeroed workspace with the
+    game ``stamp`` in word 0 (observation.py contract), as the kernel hands them over."""
+    rngs = [np.array([seeding.stream_start(seed, deal, 1 + s)], dtype=np.uint64)
+            for s in range(len(strategies))]
+    mems = []
+    for strat in strategies:
+        mem = np.zeros(strat.memory, dtype=np.int64)
+        mem[0] = stamp
+        mems.append(mem)
+    return rngs, mems
+
+
 def play_game(seed: int, deal: int, strategies: list, rules: Rules = Rules()) -> "ReferenceGame":
     """Play deal ``deal`` of ``seed`` with one strategy per seat; return the finished game.
 
@@ -517,13 +530,7 @@ def play_game(seed: int, deal: int, strategies: list, rules: Rules = Rules()) ->
     if len(strats) != rules.players:
         raise ValueError(f"need {rules.players} strategies, got {len(strats)}")
     game = ReferenceGame.new(seed, deal, rules)
-    rngs, mems = [], []
-    for s, strat in enumerate(strats):
-        rngs.append(np.array([seeding.stream_start(seed, deal, 1 + s)], dtype=np.uint64))
-        mem = np.zeros(strat.memory, dtype=np.int64)
-        mem[0] += 1            # the game stamp (observation.py contract)
-        mem[1:strat.reset] = 0
-        mems.append(mem)
+    rngs, mems = seat_inputs(seed, deal, strats)
     while not game.is_over():
         codes = game.legal_actions()
         if len(codes) == 1:  # forced: the strategy is not asked (actions.py contract)
