@@ -65,8 +65,9 @@ def run(args: tuple) -> dict:
     tt = solver.new_table(log2)
     stats = np.zeros(solver.STATS_SIZE, np.int64)
     stamp = 0
-    out = {"games": 0, "endgame_decisions": 0, "cap_hits": 0, "kept": 0, "left": 0, "left_uncapped": 0,
-           "unverified": 0, "hard_wins": 0, "times": [], "left_examples": []}
+    out = {"games": 0, "endgame_decisions": 0, "cap_hits": 0, "kept": 0, "left": 0,
+           "left_uncapped": 0, "unverified": 0, "hard_wins": 0, "times": [],
+           "left_examples": []}
     for deal in range(lo, hi):
         for hard_seat in (0, 1):
             names = [HARD, opponent] if hard_seat == 0 else [opponent, HARD]
@@ -141,8 +142,8 @@ def main(argv=None) -> int:
         results = list(pool.map(run, parts))
     wall = time.perf_counter() - t
     total = {k: sum(r[k] for r in results) for k in
-             ("games", "endgame_decisions", "cap_hits", "kept", "left", "left_uncapped", "unverified",
-              "hard_wins")}
+             ("games", "endgame_decisions", "cap_hits", "kept", "left", "left_uncapped",
+              "unverified", "hard_wins")}
     times = np.concatenate([np.array(r["times"], float) for r in results]) * 1000
     n = max(1, total["endgame_decisions"])
     line = {"bench": "hard-endgame", "opponent": args.opponent, "seed": args.seed,

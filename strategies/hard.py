@@ -1,4 +1,4 @@
-"""``hard`` (RULES.md R10.4): card memory, sampling near the end, an exact endgame.
+"""``hard`` (RULES.md R10.4): card memory, then an exact endgame.
 
 Card memory. Everything that was ever open is in the observation (R6.1): the discard pile,
 the table, the face-up trump, the cards the opponent took up and still holds. So the cards
@@ -110,4 +110,4 @@ def decide(obs, legal, hist, rng, mem):
 
 
 register_strategy("hard", decide, version=HARD_VERSION, memory=MEMORY, reset=RESET,
-                  description="card memory, sampled look-ahead near the end, exact endgame (R10.4)")
+                  description="card memory; normal before the endgame, then exact search (R10.4)")
