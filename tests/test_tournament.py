@@ -190,12 +190,22 @@ def test_sigkill_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
     assert results(out) == results(tmp_path / "whole")
 
 
+def _as_at_a_terminal() -> None:
+    """In the child: SIGINT handled by default and not blocked, as for a command started at a
+    terminal. A child inherits an ignored disposition and the signal mask of whatever started
+    the test run (a CI job may start it with SIGINT ignored or blocked); Python then installs
+    no KeyboardInterrupt handler, or the signal stays pending, and Ctrl-C cannot be tested."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_saves_and_says_how_to_resume(tmp_path):
     out = tmp_path / "t"
     # 200 chunks: long enough that a busy machine cannot let it finish before the signal
     proc = subprocess.Popen([*CLI, "tournament", "random", "easy", "--deals", "400000",
                              "--chunk", "2000", "--threads", "1", "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_as_at_a_terminal)
     try:
         _wait_for_chunks(out / "manifest.json", proc, 1)
         proc.send_signal(signal.SIGINT)
