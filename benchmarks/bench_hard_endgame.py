@@ -57,7 +57,8 @@ def run(args: tuple) -> dict:
     seed, lo, hi, opponent, verify_cap, log2 = args
     from durak_sim.kernel import solver
     from durak_sim.observation import O_STOCK
-    from durak_sim.reference import ReferenceGame, hist_for_strategy, legal_array, seat_inputs
+    from durak_sim.reference import (ReferenceGame, decisions, hist_for_strategy, legal_array,
+                                     seat_inputs)
     from durak_sim.registry import get_strategy
     from durak_sim.strategies import hard
 
@@ -75,12 +76,7 @@ def run(args: tuple) -> dict:
             # one game stamp per game, as the engine gives
             rngs, mems = seat_inputs(seed, deal, [strategies[n] for n in names],
                                      stamp=2 * deal + hard_seat + 1)
-            while not game.is_over():
-                legal = game.legal_actions()
-                if len(legal) == 1:
-                    game.apply(legal[0])
-                    continue
-                seat = game.to_move()
+            for seat, legal in decisions(game):
                 obs = game.observation(seat)
                 endgame = names[seat] == HARD and obs[O_STOCK] <= 1
                 if endgame:

@@ -24,19 +24,15 @@ from durak_sim.registry import builtin_levels, get_strategy
 
 def decision_times(name: str, games: int, seed: int) -> np.ndarray:
     """Seconds per single decision of ``name`` (against itself), timed call by call."""
-    from durak_sim.reference import ReferenceGame, hist_for_strategy, legal_array, seat_inputs
+    from durak_sim.reference import (ReferenceGame, decisions, hist_for_strategy, legal_array,
+                                     seat_inputs)
 
     strat = get_strategy(name)
     times = []
     for deal in range(games):
         game = ReferenceGame.new(seed, deal)
         rngs, mems = seat_inputs(seed, deal, [strat, strat], stamp=deal + 1)
-        while not game.is_over():
-            legal = game.legal_actions()
-            if len(legal) == 1:
-                game.apply(legal[0])
-                continue
-            seat = game.to_move()
+        for seat, legal in decisions(game):
             args = (game.observation(seat), legal_array(legal), hist_for_strategy(game),
                     rngs[seat], mems[seat])
             t = time.perf_counter()

@@ -520,6 +520,18 @@ def seat_inputs(seed: int, deal: int, strategies: list, stamp: int = 1) -> tuple
     return rngs, mems
 
 
+def decisions(game):
+    """The deal's decision points: plays each forced action (the only legal one) itself, as
+    the engine does (actions.py contract), and yields ``(seat, codes)`` whenever the seat to
+    move has a choice. The caller applies one of ``codes`` before asking for the next."""
+    while not game.is_over():
+        codes = game.legal_actions()
+        if len(codes) == 1:
+            game.apply(codes[0])
+            continue
+        yield game.to_move(), codes
+
+
 def play_game(seed: int, deal: int, strategies: list, rules: Rules = Rules()) -> "ReferenceGame":
     """Play deal ``deal`` of ``seed`` with one strategy per seat; return the finished game.
 
@@ -531,12 +543,7 @@ def play_game(seed: int, deal: int, strategies: list, rules: Rules = Rules()) ->
         raise ValueError(f"need {rules.players} strategies, got {len(strats)}")
     game = ReferenceGame.new(seed, deal, rules)
     rngs, mems = seat_inputs(seed, deal, strats)
-    while not game.is_over():
-        codes = game.legal_actions()
-        if len(codes) == 1:  # forced: the strategy is not asked (actions.py contract)
-            game.apply(codes[0])
-            continue
-        seat = game.to_move()
+    for seat, codes in decisions(game):
         strat = strats[seat]
         code = int(strat.decide(game.observation(seat), legal_array(codes),
                                 hist_for_strategy(game), rngs[seat], mems[seat]))
