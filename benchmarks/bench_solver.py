@@ -125,6 +125,15 @@ def _position_dict(p: dict) -> dict:
             "stock": [card_str(c) for c in p["stock"]], "attacker": p["attacker"]}
 
 
+def _setup(args, stock_words: int) -> tuple:
+    """The positions and the solver's buffers: table, out, stats, a bout table, a stock."""
+    from durak_sim.kernel import solver
+
+    return (generate(args.positions, args.seed, args.max_stock), solver.new_table(args.tt_log2),
+            np.zeros(solver.OUT_SIZE, np.int64), np.zeros(solver.STATS_SIZE, np.int64),
+            np.full(12, -1, np.int64), np.zeros(stock_words, np.int64))
+
+
 def playout(args) -> None:
     """Every endgame played out by the solver for both seats through the reference engine;
     each decision's arguments come from the acting seat's observation, the other hand from
@@ -133,12 +142,7 @@ def playout(args) -> None:
     from durak_sim.kernel import solver
     from durak_sim.reference import ReferenceGame
 
-    positions = generate(args.positions, args.seed, args.max_stock)
-    tt = solver.new_table(args.tt_log2)
-    out = np.zeros(solver.OUT_SIZE, np.int64)
-    stats = np.zeros(solver.STATS_SIZE, np.int64)
-    table = np.full(12, -1, np.int64)
-    stock = np.zeros(1, np.int64)
+    positions, tt, out, stats, table, stock = _setup(args, 1)
     i64 = np.int64
 
     def decide(g, stamp):
@@ -222,12 +226,7 @@ def main(argv=None) -> None:
 
     from durak_sim.kernel import solver
 
-    positions = generate(args.positions, args.seed, args.max_stock)
-    tt = solver.new_table(args.tt_log2)
-    out = np.zeros(solver.OUT_SIZE, np.int64)
-    stats = np.zeros(solver.STATS_SIZE, np.int64)
-    table = np.full(12, -1, np.int64)
-    stock = np.zeros(36, np.int64)
+    positions, tt, out, stats, table, stock = _setup(args, 36)
     i64 = np.int64
     mode = i64(MODES[args.mode])
 
