@@ -16,8 +16,10 @@ Two regimes, by the stock size ``k`` (face-up trump included):
   loses, the move whose refutation needed the most search (a stand-in for losing slowly). The
   exact ply-count preference (``MODE_ORDERED``) costs 10-100 times the value search, so it
   is offered by ``durak-sim solve`` but not used in play. A node cap of ``NODE_CAP`` bounds
-  the rare giant searches; when it is hit the answer is a legal best guess, and the solver
-  flags it in ``mem[M_STATS + 1]`` (the ladder benchmark counts those decisions).
+  the rare giant searches; when it is hit the answer is the move with the best value the
+  finished tests proved (never one proven to lose while another may not), and the solver
+  flags it in ``mem[M_STATS + 1]`` (benchmarks/bench_hard_endgame.py counts those
+  decisions).
 * otherwise -- the ``normal`` heuristic (R10.3), which already uses the same memory
   (opponent's known cards, what it failed to beat) to save trumps and throw in what cannot be
   beaten.
@@ -45,7 +47,7 @@ from durak_sim.strategies.normal import decide as normal_decide
 #: benchmarks/bench_hard_endgame.py
 NODE_CAP = 1_000_000
 #: bump when Hard's play changes (numba's cache does not see edits in imported modules)
-HARD_VERSION = 1
+HARD_VERSION = 2
 
 LOG2_TT = 16
 M_STAMP = 0          # the engine's game stamp

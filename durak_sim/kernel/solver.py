@@ -32,7 +32,8 @@ bout_limit, tt, stamp, node_cap, mode, out, stats) -> value`` (seat 0's view)
   ``MODE_ORDERED`` order never depend on what the table holds; ``MODE_ONE``'s pick among
   optimal actions may (it follows the search order, which puts the table's remembered move
   first), so it is a function of the deal's earlier calls: deterministic.
-* ``node_cap``: stop after about this many nodes (0: no cap); ``stats[1]`` then says so.
+* ``node_cap``: stop after about this many nodes (0: no cap); ``stats[1]`` then says so, and
+  the action is the best one the finished tests proved (``_best_known``).
 * ``mode``: ``MODE_VALUE`` (0) the value only; ``MODE_ONE`` (1) the value and one action in
   ``out[1]``; ``MODE_SET`` (2) every optimal action, codes ascending; ``MODE_ORDERED`` (3)
   every optimal action, best first (below).
@@ -40,7 +41,7 @@ bout_limit, tt, stamp, node_cap, mode, out, stats) -> value`` (seat 0's view)
   (``durak_sim.actions``: attack c = c, defend c = 36 + c, take 72, stop 73).
 * ``stats``: int64[``STATS_SIZE``]: ``[0]`` nodes, ``[1]`` 1 when the answer is not exact (the
   node cap, or a line deeper than ``MAX_PLY`` plies): the value is then a guess and ``out``
-  holds one legal action, ``[2]`` 1 when the cap cut the ``MODE_ORDERED`` order short (value
+  holds one legal action (the best one proved before the stop), ``[2]`` 1 when the cap cut the ``MODE_ORDERED`` order short (value
   and set still exact; the preference phase has a budget of another ``node_cap`` nodes),
   ``[3]`` value-search nodes, ``[4]`` optimal-set nodes, ``[5]`` preference nodes, ``[6]``
   table cut-offs, ``[7]`` rule cut-offs.
@@ -121,7 +122,7 @@ from .bits import lowest, popcount
 from .config import JIT
 
 #: bump when the search changes meaning (numba's cache does not see edits in imported files)
-SOLVER_VERSION = 3
+SOLVER_VERSION = 4
 
 # action codes (durak_sim.actions)
 A_DEFEND = 36
@@ -164,7 +165,9 @@ C_EFFORT = C_LEGAL + 64  # 40 words: nodes spent under each root move (MODE_ONE)
 C_MV = C_EFFORT + 40     # MOVES_PER_PLY words per ply: move lists
 MOVES_PER_PLY = 40
 MAX_PLY = 500
-WORK = 1 << 15           # words of the work area (>= C_MV + MOVES_PER_PLY * MAX_PLY)
+C_LO = C_MV + MOVES_PER_PLY * MAX_PLY  # 40 words: a lower bound of each root move's value
+C_HI = C_LO + 40                       # 40 words: its upper bound (seat 0's view, -1..1)
+WORK = 1 << 15           # words of the work area (>= C_HI + 40)
 TT_WORDS = 4             # an entry: key1, key2, stamp, data
 
 NIB0 = 0x111111111       # bit 4r of every rank r
@@ -777,19 +780,33 @@ def _phase(tab, unb, tk):
 @numba.njit(**JIT)
 def _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, t, tt):
     """``_vs`` at the root (value tests only), with the nodes spent under each move added up
-    in tt[C_EFFORT + i]. Returns (result, the move that decided it or -1)."""
+    in tt[C_EFFORT + i] and what each test proved kept as bounds on the move's value
+    (tt[C_LO + i], tt[C_HI + i]): a move whose bounds already answer the test is not searched
+    again. Returns (result, the move that decided it or -1); when the node cap stops it
+    (tt[C_CAPPED]) the result means nothing."""
     z = h0 - h0
     maxnode = mover == 0
     for i in range(cnt):
         a = tt[C_MV + i]
-        c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term = _child(
-            h0, h1, tab, unb, natt, lim, tk, att, z, z, a, tt)
-        if term != 2:
-            r = 1 if term * BIG >= t else 0
+        if tt[C_LO + i] >= t:
+            r = 1
+        elif tt[C_HI + i] < t:
+            r = 0
         else:
-            before = tt[C_NODES]
-            r = _vs(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, z, t, z + 1, tt)
-            tt[C_EFFORT + i] += tt[C_NODES] - before
+            c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term = _child(
+                h0, h1, tab, unb, natt, lim, tk, att, z, z, a, tt)
+            if term != 2:
+                r = 1 if term * BIG >= t else 0
+            else:
+                before = tt[C_NODES]
+                r = _vs(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, z, t, z + 1, tt)
+                tt[C_EFFORT + i] += tt[C_NODES] - before
+                if tt[C_CAPPED] != 0:
+                    return 0, -1
+            if r != 0:
+                tt[C_LO + i] = max(tt[C_LO + i], t)
+            else:
+                tt[C_HI + i] = min(tt[C_HI + i], t - 1)
         if maxnode and r != 0:
             return 1, a
         if not maxnode and r == 0:
@@ -798,17 +815,41 @@ def _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, t, tt):
 
 
 @numba.njit(**JIT)
+def _best_known(mover, cnt, tt):
+    """The node cap stopped the value search: the root move with the best value the
+    finished tests proved for the mover (its lower bound), then the best it may still have
+    (upper bound), the first such in search order. A move proven to lose is never preferred
+    to one that may not, nor a possible win thrown for a proven draw."""
+    bi = 0
+    blo = -2
+    bhi = -2
+    for i in range(cnt):
+        lo = tt[C_LO + i] if mover == 0 else -tt[C_HI + i]
+        hi = tt[C_HI + i] if mover == 0 else -tt[C_LO + i]
+        if lo > blo or (lo == blo and hi > bhi):
+            bi = i
+            blo = lo
+            bhi = hi
+    return tt[C_MV + bi]
+
+
+@numba.njit(**JIT)
 def _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, tt):
     """The value (seat 0's view) by at most two null-window tests, the likelier outcome
     first; and a move for the mover: an optimal one when the mover does not lose, else the
-    one whose refutation took the most nodes (the first such in search order)."""
+    one whose refutation took the most nodes (the first such in search order). When the node
+    cap stops the search, the value is a guess and the move ``_best_known``."""
     z = h0 - h0
     cnt = _moves(h0, h1, tab, unb, natt, lim, tk, att, z, z, _phase(tab, unb, tk), z - 1,
                  z + C_MV, tt)
     for i in range(cnt):
         tt[C_EFFORT + i] = 0
+        tt[C_LO + i] = -1
+        tt[C_HI + i] = 1
     first = 1 if _guess_seat0_wins(h0, h1, trump) else 0
     r, cut = _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, z + first, tt)
+    if tt[C_CAPPED] != 0:
+        return z + first * 2 - 1, _best_known(mover, cnt, tt)
     good = -1
     if first == 1:
         if r != 0:
@@ -819,6 +860,8 @@ def _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, tt):
             if mover == 1:
                 good = cut
             r, cut = _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, z, tt)
+            if tt[C_CAPPED] != 0:
+                return z, _best_known(mover, cnt, tt)
             if r != 0:
                 v = 0
                 if mover == 0:
@@ -836,6 +879,8 @@ def _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, tt):
             if mover == 0:
                 good = cut
             r, cut = _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, z + 1, tt)
+            if tt[C_CAPPED] != 0:
+                return z, _best_known(mover, cnt, tt)
             if r != 0:
                 v = 1
                 if mover == 0:
