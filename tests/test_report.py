@@ -180,6 +180,19 @@ def test_ratings_that_do_not_exist_are_a_note_not_a_crash(tmp_path):
     assert "ratings" not in written and "crosstable" in written
 
 
+def test_plots_are_the_same_bytes_drawn_in_one_process_or_several(tmp_path):
+    g = _example_games()
+    order = ["easy", "random"]
+    tables, _ = compute_tables(g, make_config(order, deals=2, seed=7))
+    one = plots.render_all(tables, g, order, tmp_path / "one", jobs=1)
+    two = plots.render_all(tables, g, order, tmp_path / "two", jobs=2)
+    assert one == two and list(one) == [n for n in plots.PLOTS if n in one]
+    files = sorted(f.name for f in (tmp_path / "one").iterdir())
+    assert files == sorted(f.name for f in (tmp_path / "two").iterdir()) and len(files) >= 8
+    for name in files:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+
+
 def test_cli_report_of_a_missing_folder(tmp_path):
     from click.testing import CliRunner
 
