@@ -354,6 +354,27 @@ def test_node_cap():
     assert solve(p).exact
 
 
+@pytest.mark.parametrize("mover, lo, hi, pick", [
+    # seat 0 to move; bounds are seat 0's: a proven draw beats a possible win or loss
+    (0, [-1, 0, -1, -1], [-1, 0, 1, 0], 1),
+    # nothing proven at least a draw: the first move that may still win, not a proven loss
+    (0, [-1, -1, -1, -1], [-1, 0, 1, 1], 2),
+    # seat 1 to move: its values are the negatives; move 0 is a proven win for seat 1
+    (1, [-1, 0, -1, 0], [-1, 0, 1, 0], 0),
+    # seat 1: moves 0, 1 proven to lose (seat 0 wins), move 2 unknown
+    (1, [1, 1, -1, 0], [1, 1, 1, 1], 2),
+])
+def test_a_capped_search_answers_with_the_best_proven_move(mover, lo, hi, pick):
+    """When the node cap stops the value tests, the move is the one with the best value they
+    proved for the mover, then the best it may still have, never a move proven to lose
+    while another may not (what ``bench_hard_endgame`` counts as leaving a value)."""
+    tt = K.new_table(4)
+    moves = [5, 9, 13, 72]
+    for i, (m, a, b) in enumerate(zip(moves, lo, hi)):
+        tt[K.C_MV + i], tt[K.C_LO + i], tt[K.C_HI + i] = m, a, b
+    assert K._best_known(mover, len(moves), tt) == moves[pick]
+
+
 def test_solve_many_and_action_notation():
     ps = [position("D", "6S", "TS 7D"), position("D", "6S KD 9H", "7D", table=[("TS", None)]),
           position("D", "", "")]
