@@ -247,7 +247,7 @@ def first_attacker_figure(first: pd.DataFrame, seat: pd.DataFrame):
 
 #: figures being drawn by :func:`render_all`: forked workers find their work here
 _PENDING: dict = {}
-#: rough cost of each figure (seconds here), to hand the slowest out first
+#: relative cost of drawing each figure, to hand the slowest out first
 _COST = {"convergence": 3, "game_length": 2, "first_attacker": 2, "crosstable": 2,
          "ratings": 1}
 
@@ -268,11 +268,12 @@ def _workers(n_figures: int, jobs: int | None) -> int:
     a fresh interpreter would spend longer importing matplotlib than drawing), so only where
     fork is the safe default (Linux); never more than the cores or the figures."""
     import multiprocessing
-    import os
     import sys
 
+    from .play import cpu_count
+
     if jobs is None:
-        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+        jobs = cpu_count()
     if not sys.platform.startswith("linux") or \
             "fork" not in multiprocessing.get_all_start_methods():
         return 1
@@ -307,10 +308,9 @@ def render_all(tables: dict, games, order: Sequence[str], folder: Path,
     import multiprocessing
     import warnings
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     import matplotlib.figure  # noqa: F401 - imported once here, not in every worker
-
-    from concurrent.futures.process import BrokenProcessPool
 
     _PENDING.clear()
     _PENDING.update({n: (makers[n], folder) for n in names})
