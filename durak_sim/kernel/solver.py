@@ -41,7 +41,8 @@ bout_limit, tt, stamp, node_cap, mode, out, stats) -> value`` (seat 0's view)
   (``durak_sim.actions``: attack c = c, defend c = 36 + c, take 72, stop 73).
 * ``stats``: int64[``STATS_SIZE``]: ``[0]`` nodes, ``[1]`` 1 when the answer is not exact (the
   node cap, or a line deeper than ``MAX_PLY`` plies): the value is then a guess and ``out``
-  holds one legal action (the best one proved before the stop), ``[2]`` 1 when the cap cut the ``MODE_ORDERED`` order short (value
+  holds one legal action (the best one proved before the stop), ``[2]`` 1 when the cap cut
+  the ``MODE_ORDERED`` order short (value
   and set still exact; the preference phase has a budget of another ``node_cap`` nodes),
   ``[3]`` value-search nodes, ``[4]`` optimal-set nodes, ``[5]`` preference nodes, ``[6]``
   table cut-offs, ``[7]`` rule cut-offs.
