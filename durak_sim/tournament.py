@@ -234,9 +234,9 @@ class TournamentResult:
     built at the end (``None`` when not asked for or not complete); ``deals_played``:
     deal indices x pairings played in this session; ``seconds``: wall time of this session;
     ``kernel_seconds``/``compile_seconds``: of its play; ``report_seconds``,
-    ``report_cpu_seconds``: wall and process CPU time of the report; ``chunk_counts``: the
-    :class:`durak_sim.stats.GameCounts` of every chunk stored in this session, by
-    ``(file, sha256)`` (the report does not read those chunks again)."""
+    ``report_cpu_seconds``: wall and CPU time of the report (its plot workers included);
+    ``chunk_counts``: the :class:`durak_sim.stats.GameCounts` of every chunk stored in this
+    session, by ``(file, sha256)`` (the report does not read those chunks again)."""
 
     out: Path
     config: TournamentConfig
@@ -400,6 +400,15 @@ def _resume_config(out: Path, manifest: Manifest, strategies, deals, seed, chunk
     return stored
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process (every thread) and of its finished child processes (the
+    report's plot workers)."""
+    import os
+
+    t = os.times()
+    return time.process_time() + t.children_user + t.children_system
+
+
 def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = None,
                    seed: int | None = None, out: str | Path | None = None,
                    threads: int | None = None, gauntlet: str | None = None,
@@ -474,10 +483,10 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
         if result.complete and report:
             from .report import build_report
 
-            t, c = time.perf_counter(), time.process_time()
+            t, c = time.perf_counter(), cpu_seconds()
             result.report = build_report(out, known=result.chunk_counts)
             result.report_seconds = time.perf_counter() - t
-            result.report_cpu_seconds = time.process_time() - c
+            result.report_cpu_seconds = cpu_seconds() - c
             result.seconds = time.perf_counter() - t_start
             _write_timing(out, result, t_start, replace_last=True)
     return result
