@@ -43,7 +43,7 @@ from durak_sim.registry import register_strategy
 from durak_sim.strategies.normal import M_SIZE as NORMAL_MEMORY
 from durak_sim.strategies.normal import decide as normal_decide
 
-#: node cap of one endgame search (about 35 ms); hits are counted by
+#: node cap of one endgame search (about 45 ms); hits are counted by
 #: benchmarks/bench_hard_endgame.py
 NODE_CAP = 1_000_000
 #: bump when Hard's play changes (numba's cache does not see edits in imported modules)
