@@ -22,7 +22,15 @@ Two regimes, by the stock size ``k`` (face-up trump included):
   decisions).
 * otherwise -- the ``normal`` heuristic (R10.3), which already uses the same memory
   (opponent's known cards, what it failed to beat) to save trumps and throw in what cannot be
-  beaten.
+  beaten, with one change: where normal would beat with a trump in a bout in which the
+  opponent has attacked with a trump, hard takes instead while the stock holds at least
+  ``TAKE_TRUMPS_MINSTOCK`` (3) cards and at most ``TAKE_TRUMPS_TABLE`` (6) cards lie on the
+  table. It keeps its own trumps and picks up the opponent's. The trump balance at the end of
+  the stock decides most deals: replaying 2,000 deal pairs against easy, hard won 40% of the
+  games where it held two trumps fewer than easy with six cards left in the stock, 65% at
+  equal trumps and 84% with two more. Against easy (seeded duplicate matches) the rule is
+  worth +4.3 points (4,000 pairs, seed 21) and +5.0 (10,000 pairs, seed 22); against normal,
+  which seldom attacks with trumps, +0.3.
 
 The workspace ``mem``: ``mem[0]`` is the engine's game stamp; then a per-game count of
 endgame decisions, normal's words, scratch for the solver's in/out arrays, then the solver's
@@ -33,6 +41,8 @@ over between decisions, which makes the later endgame decisions nearly free.
 import numba
 import numpy as np
 
+from durak_sim.actions import DEFEND, TAKE
+from durak_sim.kernel.bits import popcount
 from durak_sim.kernel.config import JIT, STRATEGY_SIGNATURE
 from durak_sim.kernel.solver import MODE_ONE, OUT_SIZE, STATS_SIZE, solve_root, table_words
 from durak_sim.observation import (O_ATTACKER, O_BOUT_LIMIT, O_DISCARD, O_HAND,
@@ -47,7 +57,14 @@ from durak_sim.strategies.normal import decide as normal_decide
 #: benchmarks/bench_hard_endgame.py
 NODE_CAP = 1_000_000
 #: bump when Hard's play changes (numba's cache does not see edits in imported modules)
-HARD_VERSION = 2
+HARD_VERSION = 3
+#: before the endgame, when normal would beat with a trump and the opponent has attacked with
+#: a trump in this bout, hard takes instead (keeping the opponent's trumps) while the stock
+#: holds at least ``TAKE_TRUMPS_MINSTOCK`` cards and at most ``TAKE_TRUMPS_TABLE`` cards lie
+#: on the table
+TAKE_TRUMPS_MINSTOCK = 3
+TAKE_TRUMPS_TABLE = 6
+SUIT0 = 0x111111111  # the cards of suit 0
 
 LOG2_TT = 16
 M_STAMP = 0          # the engine's game stamp
@@ -100,7 +117,14 @@ def _unseen(obs):
 def decide(obs, legal, hist, rng, mem):
     stock = obs[O_STOCK]
     if stock > 1:
-        return normal_decide(obs, legal, hist, rng, mem[M_NORMAL:M_NORMAL + NORMAL_MEMORY])
+        act = normal_decide(obs, legal, hist, rng, mem[M_NORMAL:M_NORMAL + NORMAL_MEMORY])
+        if DEFEND <= act < TAKE and stock >= TAKE_TRUMPS_MINSTOCK:
+            trumps = SUIT0 << obs[O_TRUMP_SUIT]
+            if ((act - DEFEND) & 3 == obs[O_TRUMP_SUIT] and obs[O_TABLE_ATTACKS] & trumps != 0
+                    and popcount(obs[O_TABLE_ATTACKS] | obs[O_TABLE_DEFENCES])
+                    <= TAKE_TRUMPS_TABLE):
+                return TAKE  # the opponent's trumps come with the table
+        return act
     # R10.4: the opponent's hand is known exactly; solve the perfect-information endgame
     opp = 1 - obs[O_SEAT]
     opp_hand = obs[O_KNOWN + opp] | _unseen(obs)
