@@ -96,9 +96,8 @@ def _tick_labels(axis) -> list[str]:
 
 
 def _points(key: str) -> float:
-    from matplotlib.font_manager import FontProperties
-
     import matplotlib
+    from matplotlib.font_manager import FontProperties
 
     return FontProperties(size=matplotlib.rcParams[key]).get_size_in_points()
 
@@ -122,10 +121,9 @@ def _fit(fig, axes, right: float = 0.0) -> None:
         xh = max((_text_size(t, tick_pt)[1] for t in xlabels), default=0.0)
         over = max(over, _text_size(xlabels[-1], tick_pt)[0] / 2 if xlabels else 0.0)
         yl = _text_size(ax.get_ylabel(), label_pt)[1]
-        xl = _text_size(ax.get_xlabel(), label_pt)[1]
-        ti = _text_size(ax.get_title(), title_pt)[1]
-        wide = max(wide, _text_size(ax.get_xlabel(), label_pt)[0],
-                   _text_size(ax.get_title(), title_pt)[0])
+        xw, xl = _text_size(ax.get_xlabel(), label_pt)
+        tw, ti = _text_size(ax.get_title(), title_pt)
+        wide = max(wide, xw, tw)
         left = max(left, yw + _TICK + (yl + _PAD if yl else 0.0))
         bottom = max(bottom, xh + _TICK + (xl + _PAD if xl else 0.0))
         top = max(top, ti + 6.0 / 72 if ti else 0.0)

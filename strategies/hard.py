@@ -44,7 +44,8 @@ import numpy as np
 from durak_sim.actions import DEFEND, TAKE
 from durak_sim.kernel.bits import popcount
 from durak_sim.kernel.config import JIT, STRATEGY_SIGNATURE
-from durak_sim.kernel.solver import MODE_ONE, OUT_SIZE, STATS_SIZE, solve_root, table_words
+from durak_sim.kernel.solver import (MODE_ONE, OUT_SIZE, STATS_SIZE, SUIT0, solve_root,
+                                     table_words)
 from durak_sim.observation import (O_ATTACKER, O_BOUT_LIMIT, O_DISCARD, O_HAND,
                                    O_KNOWN, O_N_ATTACKS, O_SEAT, O_STOCK, O_TABLE,
                                    O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING, O_TRUMP_CARD,
@@ -64,7 +65,6 @@ HARD_VERSION = 3
 #: on the table
 TAKE_TRUMPS_MINSTOCK = 3
 TAKE_TRUMPS_TABLE = 6
-SUIT0 = 0x111111111  # the cards of suit 0
 
 LOG2_TT = 16
 M_STAMP = 0          # the engine's game stamp
