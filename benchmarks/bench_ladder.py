@@ -7,8 +7,9 @@ intervals, the paired score with its interval, Elo and LOS, deal pairs per secon
 line per level with its decision cost: mean ms per decision measured in the kernel (whole games
 of the level against itself, one thread), and the mean and 99th percentile of single decisions
 timed one by one on sampled positions (``--timed-games`` games on the reference engine, which
-calls the same compiled decide function). Finally a ``ladder-summary`` line says whether each
-adjacent step is clear of 50% and what hard scores against easy. Compile time is apart.
+calls the same compiled decide function; against itself, or against ``--against LEVEL``).
+Finally a ``ladder-summary`` line says whether each adjacent step is clear of 50% and what
+hard scores against easy. Compile time is apart.
 """
 import argparse
 import itertools
@@ -22,22 +23,28 @@ from durak_sim.play import play_games
 from durak_sim.registry import builtin_levels, get_strategy
 
 
-def decision_times(name: str, games: int, seed: int) -> np.ndarray:
-    """Seconds per single decision of ``name`` (against itself), timed call by call."""
+def decision_times(name: str, games: int, seed: int, against: str | None = None) -> np.ndarray:
+    """Seconds per single decision of ``name``, timed call by call, in games against
+    ``against`` (default: itself; else ``name`` takes seat 0 in even deals, seat 1 in odd
+    ones, and only its decisions are timed)."""
     from durak_sim.reference import (ReferenceGame, decisions, hist_for_strategy, legal_array,
                                      seat_inputs)
 
     strat = get_strategy(name)
+    other = strat if against is None else get_strategy(against)
     times = []
     for deal in range(games):
+        timed = (0, 1) if against is None else (deal % 2,)
+        strats = [strat, other] if deal % 2 == 0 else [other, strat]
         game = ReferenceGame.new(seed, deal)
-        rngs, mems = seat_inputs(seed, deal, [strat, strat], stamp=deal + 1)
+        rngs, mems = seat_inputs(seed, deal, strats, stamp=deal + 1)
         for seat, legal in decisions(game):
             args = (game.observation(seat), legal_array(legal), hist_for_strategy(game),
                     rngs[seat], mems[seat])
             t = time.perf_counter()
-            code = int(strat.decide(*args))
-            times.append(time.perf_counter() - t)
+            code = int(strats[seat].decide(*args))
+            if seat in timed:
+                times.append(time.perf_counter() - t)
             game.apply(code)
     return np.array(times)
 
@@ -49,6 +56,8 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--levels", default=None, help="comma-separated (default: built-in levels)")
     ap.add_argument("--timed-games", type=int, default=300)
+    ap.add_argument("--against", default=None,
+                    help="time each level's decisions against this level (default: itself)")
     args = ap.parse_args(argv)
     levels = args.levels.split(",") if args.levels else builtin_levels()
 
@@ -76,9 +85,9 @@ def main(argv=None):
     for name in levels:
         batch = play_games([name, name], seed=args.seed + 1, deals=range(2000), swap=False,
                            threads=1)
-        t = decision_times(name, args.timed_games, args.seed + 2)
+        t = decision_times(name, args.timed_games, args.seed + 2, args.against)
         print(json.dumps({
-            "bench": "ladder-decision", "level": name,
+            "bench": "ladder-decision", "level": name, "against": args.against or name,
             "kernel_ms_per_decision": round(1000 * batch.seconds / max(1, batch.decisions), 6),
             "kernel_deals_per_s_1thread": round(2000 / batch.seconds, 1),
             "timed_decisions": int(len(t)), "mean_ms": round(1000 * float(t.mean()), 5),

@@ -90,8 +90,8 @@ def _text_size(text: str, size: float) -> tuple[float, float]:
 def _tick_labels(axis) -> list[str]:
     """The major tick labels ``axis`` will draw in its current view."""
     lo, hi = sorted(axis.get_view_interval())
-    ticks = [t for t in axis.get_majorticklocs() if lo - 1e-9 * abs(hi - lo) <= t <= hi
-             + 1e-9 * abs(hi - lo)]
+    eps = 1e-9 * (hi - lo)
+    ticks = [t for t in axis.get_majorticklocs() if lo - eps <= t <= hi + eps]
     return [t for t in axis.get_major_formatter().format_ticks(ticks) if t]
 
 
@@ -103,7 +103,7 @@ def _points(key: str) -> float:
 
 
 def _fit(fig, axes, right: float = 0.0) -> None:
-    """Place a grid of axes (a 2-D array, unused ones hidden) so that every tick label,
+    """Place one axes or a grid of them (a 2-D array, unused ones hidden) so that every tick label,
     axis label and title is inside the figure and clear of its neighbours: margins measured
     from the texts themselves (what matplotlib's constrained layout does by drawing the
     figure, at a fraction of its cost). ``right``: inches kept free at the right (a
@@ -111,6 +111,8 @@ def _fit(fig, axes, right: float = 0.0) -> None:
     tick_pt = _points("xtick.labelsize")
     label_pt = _points("axes.labelsize")
     title_pt = _points("axes.titlesize")
+    if not isinstance(axes, np.ndarray):
+        axes = np.array([[axes]])
     left = bottom = top = over = wide = 0.0
     for ax in axes.flat:
         if not ax.get_visible():
@@ -255,7 +257,7 @@ def crosstable_figure(cross: pd.DataFrame, pairings: pd.DataFrame):
     ax.set_title("score of row vs column (paired Elo, 95% CI)")
     fig.colorbar(im, ax=ax, label="mean score", shrink=0.8)
     tick_pt, label_pt = _points("ytick.labelsize"), _points("axes.labelsize")
-    _fit(fig, np.array([[ax]]), right=_text_size("1.0", tick_pt)[0] + _TICK + _PAD
+    _fit(fig, ax, right=_text_size("1.0", tick_pt)[0] + _TICK + _PAD
          + _text_size("mean score", label_pt)[1])
     return fig
 
@@ -281,7 +283,7 @@ def ratings_figure(ratings: pd.DataFrame):
     ax.set_ylim(-0.6, len(r) - 0.4)
     ax.set_xlabel("Bradley-Terry rating (Elo scale, field mean 0), 95% bootstrap CI")
     ax.set_title("ratings")
-    _fit(fig, np.array([[ax]]))
+    _fit(fig, ax)
     return fig
 
 
@@ -339,7 +341,7 @@ def game_length_figure(hist: pd.DataFrame):
     ax.set_ylabel("% of games")
     ax.set_title("game length")
     ax.legend(fontsize=8)
-    _fit(fig, np.array([[ax]]))
+    _fit(fig, ax)
     return fig
 
 
@@ -362,7 +364,7 @@ def first_attacker_figure(first: pd.DataFrame, seat: pd.DataFrame):
     ax.set_xlabel("wins % of decisive games (95% CI)")
     ax.set_title("first-attacker and seat advantage")
     ax.legend(fontsize=8)
-    _fit(fig, np.array([[ax]]))
+    _fit(fig, ax)
     return fig
 
 

@@ -59,10 +59,7 @@ from durak_sim.strategies.normal import decide as normal_decide
 NODE_CAP = 1_000_000
 #: bump when Hard's play changes (numba's cache does not see edits in imported modules)
 HARD_VERSION = 3
-#: before the endgame, when normal would beat with a trump and the opponent has attacked with
-#: a trump in this bout, hard takes instead (keeping the opponent's trumps) while the stock
-#: holds at least ``TAKE_TRUMPS_MINSTOCK`` cards and at most ``TAKE_TRUMPS_TABLE`` cards lie
-#: on the table
+#: the take-instead-of-trumping rule before the endgame (module docstring)
 TAKE_TRUMPS_MINSTOCK = 3
 TAKE_TRUMPS_TABLE = 6
 
