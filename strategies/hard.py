@@ -19,7 +19,10 @@ Two regimes, by the stock size ``k`` (face-up trump included):
   the rare giant searches; when it is hit the answer is the move with the best value the
   finished tests proved (never one proven to lose while another may not), and the solver
   flags it in ``mem[M_STATS + 1]`` (benchmarks/bench_hard_endgame.py counts those
-  decisions).
+  decisions). The search is alpha-beta alone: the solver's proof-number fallback (solver
+  version 5, used by ``durak-sim solve``) cuts the capped decisions by about a quarter but
+  changes hard's play in them, so adopting it means a new hard version and a rerun of the
+  reference ladder (reports/ladder), which is pending.
 * otherwise -- the ``normal`` heuristic (R10.3), which already uses the same memory
   (opponent's known cards, what it failed to beat) to save trumps and throw in what cannot be
   beaten, with one change: where normal would beat with a trump in a bout in which the
@@ -44,7 +47,7 @@ import numpy as np
 from durak_sim.actions import DEFEND, TAKE
 from durak_sim.kernel.bits import popcount
 from durak_sim.kernel.config import JIT, STRATEGY_SIGNATURE
-from durak_sim.kernel.solver import (MODE_ONE, OUT_SIZE, STATS_SIZE, SUIT0, solve_root,
+from durak_sim.kernel.solver import (MODE_ONE, OUT_SIZE, STATS_SIZE, SUIT0, solve_budgets,
                                      table_words)
 from durak_sim.observation import (O_ATTACKER, O_BOUT_LIMIT, O_DISCARD, O_HAND,
                                    O_KNOWN, O_N_ATTACKS, O_SEAT, O_STOCK, O_TABLE,
@@ -93,10 +96,12 @@ def _solve(obs, opp_hand, stock_n, mem, mode, node_cap):
     # one stamp per game: every solve of a game describes the same deal, so the table's
     # entries carry over between its decisions (solver contract), never into another game
     stamp = mem[M_STAMP]
-    v = solve_root(h0, h1, obs[O_TRUMP_SUIT], mem[M_STOCK:M_STOCK + 36], stock_n,
-                   obs[O_ATTACKER], mem[M_TABLE:M_TABLE + 12], n_table, obs[O_TAKING],
-                   obs[O_BOUT_LIMIT], mem[M_TT:], stamp, node_cap, mode,
-                   mem[M_OUT:M_OUT + OUT_SIZE], mem[M_STATS:M_STATS + STATS_SIZE])
+    # alpha-beta alone (module docstring: the proof-number fallback is not used in play yet)
+    v = solve_budgets(h0, h1, obs[O_TRUMP_SUIT], mem[M_STOCK:M_STOCK + 36], stock_n,
+                      obs[O_ATTACKER], mem[M_TABLE:M_TABLE + 12], n_table, obs[O_TAKING],
+                      obs[O_BOUT_LIMIT], mem[M_TT:], stamp, node_cap, mode,
+                      mem[M_OUT:M_OUT + OUT_SIZE], mem[M_STATS:M_STATS + STATS_SIZE],
+                      node_cap, node_cap - node_cap)
     return v if seat == 0 else -v
 
 

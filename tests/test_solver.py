@@ -224,6 +224,45 @@ def test_exact_random_endgames_slow():
     check_against_brute_force(seed=8, n=60, max_cards=12)
 
 
+def check_proof_number_search(seed: int, n: int, max_cards: int, leaf_budget: int):
+    """The proof-number search alone (no alpha-beta budget at the root; ``leaf_budget``
+    alpha-beta nodes at new bout starts, 0: none) against the brute force: the value, and in
+    ``MODE_ONE`` an optimal action unless the mover loses."""
+    rng = random.Random(seed)
+    tt = K.new_table(12)
+    i64 = np.int64
+    for i in range(n):
+        s = random_state(rng, max_cards)
+        v, opt = bf_solve(s)
+        table = np.full(12, -1, np.int64)
+        for j, (x, y) in enumerate(s.table):
+            table[2 * j], table[2 * j + 1] = x, y
+        stock = np.zeros(2, np.int64)
+        stock[:len(s.stock)] = s.stock
+        out = np.zeros(K.OUT_SIZE, np.int64)
+        stats = np.zeros(K.STATS_SIZE, np.int64)
+        h0 = i64(sum(1 << c for c in s.hands[0]))
+        h1 = i64(sum(1 << c for c in s.hands[1]))
+        kv = K.solve_budgets(h0, h1, i64(s.trump), stock, i64(len(s.stock)), i64(s.attacker),
+                             table, i64(len(s.table)), i64(s.taking), i64(s.limit), tt,
+                             i64(i + 1), i64(0), i64(K.MODE_ONE), out, stats, i64(0),
+                             i64(leaf_budget))
+        assert stats[1] == 0 and kv == v, f"seed {seed} #{i}: {s}"
+        mover_loses = v == (-1 if bf_mover(s) == 0 else 1)
+        assert out[0] == 1 and (mover_loses or out[1] in opt), f"seed {seed} #{i}: {s}"
+
+
+def test_proof_number_search_is_exact():
+    check_proof_number_search(seed=31, n=300, max_cards=8, leaf_budget=0)
+    check_proof_number_search(seed=32, n=200, max_cards=8, leaf_budget=20)
+
+
+@pytest.mark.slow
+def test_proof_number_search_is_exact_slow():
+    check_proof_number_search(seed=33, n=300, max_cards=10, leaf_budget=0)
+    check_proof_number_search(seed=34, n=30, max_cards=12, leaf_budget=50)
+
+
 def test_brute_force_follows_the_reference_engine():
     """The brute force's rules and the project's reference engine agree on random playouts
     (legal actions after every ply, the end and its result), so the solver plays the rules the

@@ -41,7 +41,8 @@ bout_limit, tt, stamp, node_cap, mode, out, stats) -> value`` (seat 0's view)
   (``durak_sim.actions``: attack c = c, defend c = 36 + c, take 72, stop 73).
 * ``stats``: int64[``STATS_SIZE``]: ``[0]`` nodes, ``[1]`` 1 when the answer is not exact (the
   node cap, or a line deeper than ``MAX_PLY`` plies): the value is then a guess and ``out``
-  holds one legal action (the best one proved before the stop), ``[2]`` 1 when the cap cut
+  holds one legal action (the best one proved before the stop; the proof-number search stops
+  the same way deeper than ``PN_PLIES``), ``[2]`` 1 when the cap cut
   the ``MODE_ORDERED`` order short (value
   and set still exact; the preference phase has a budget of another ``node_cap`` nodes),
   ``[3]`` value-search nodes, ``[4]`` optimal-set nodes, ``[5]`` preference nodes, ``[6]``
@@ -113,6 +114,38 @@ not true of attacks (after a take the two cards are in different hands and one b
 other), so attacks are never reduced; nor of cards whose rank has another live card (the rank
 decides throw-ins). The optimal set is always taken over every legal action, unreduced.
 
+Proof-number fallback (lopsided endgames)
+-----------------------------------------
+With many cards against few (11 v 5, 14 v 2) alpha-beta must refute every choice of the big
+hand, and its fixed move order often proves the small side's win by a line that leaves the big
+hand the most replies: such tests took millions of nodes. So each root value test runs
+alpha-beta for ``AB_BUDGET`` nodes, and if that does not settle it (and the node cap is not
+reached), the tests of the root moves still open run as a depth-first proof-number search
+(df-pn, ``_mid``): it expands the move whose proof (or disproof) looks cheapest, so it finds
+the lines where the big hand has few replies. It is exact: a proof number becomes 0 (or a
+disproof number 0) only from exact facts (deal ends, the rules S1-S5 and S7, alpha-beta tests
+that finished, entries settled so), and it searches the same moves as ``_vs`` (with S6 and the
+equal-value reduction). Details: a new child's numbers are 1 and the number of its mover's
+moves (the proof number of an AND node, the disproof number of an OR node: "df-pn+" style);
+the 1 + 1/4 threshold trick; at a bout start met for the first time, alpha-beta runs first
+for ``PN_LEAF_AB`` nodes (small subtrees are far cheaper by alpha-beta). The proof search
+shares the table: its entries hold proof and disproof numbers of any state (bout nodes too;
+keys: both hands, the table, attacks left, the unbeaten card or the throw-in floor ``mn``,
+attacker, stock left; empty-stock bout starts canonical as above) under the tag
+``-(4 * stamp + t + 2)``, which no value-search probe matches. A settled bout start is written
+as a bound of the value search's entry instead, and ``_vs`` also reads settled proof entries
+of the bout nodes it stores (near the root), so the deal's next calls reuse what it proved.
+On 92 hard-vs-normal endgames that hit the 1M-node cap it solves 44 within 1M nodes and 86
+within 20M (alpha-beta alone: none and 70); replaying 48,847 endgame decisions of 4,000 deals
+in order, the cap hits fell from 76 to 45 and the nodes by 8%. Alpha-beta stays first because
+it is faster on ordinary positions and because its proofs follow its move order, which often
+matches the opponent's play: the deal's next calls then find their answers in the table.
+In play (``benchmarks/bench_hard_endgame.py --deals 10000``, hard against normal) it cut the
+cap hits from 334 to 241 of about 123,000 endgame decisions (0.27% to 0.20%) at 7% fewer deals
+per second; against easy (300 deals) from 7.3% to 5.3%, with the mean decision 6.4 ms to
+4.1 ms. The hard AI does not use it yet (``solve_budgets`` with ``ab_budget = node_cap``):
+``durak-sim solve`` does.
+
 ``_vs`` is compiled without numba's reference counting (``_nrt=False``): it allocates nothing,
 and the count updates of the array argument at every call cost about half its time.
 """
@@ -123,7 +156,7 @@ from .bits import lowest, popcount
 from .config import JIT
 
 #: bump when the search changes meaning (numba's cache does not see edits in imported files)
-SOLVER_VERSION = 4
+SOLVER_VERSION = 5
 
 # action codes (durak_sim.actions)
 A_DEFEND = 36
@@ -158,6 +191,7 @@ C_TT_MASK = 6
 C_TRUMP_MASK = 7
 C_TT_CUTS = 8
 C_STATIC = 9
+C_PN_LEAF = 10           # the proof-number search's alpha-beta budget at a new bout start
 C_BEAT = 16              # 36 words: mask of the cards that beat card c (R1.3)
 C_SUFFIX = C_BEAT + 36   # 37 words: mask of stock[sp:stock_n] for sp = 0..36
 C_STOCK = C_SUFFIX + 37  # 36 words: the stock in draw order
@@ -168,7 +202,9 @@ MOVES_PER_PLY = 40
 MAX_PLY = 500
 C_LO = C_MV + MOVES_PER_PLY * MAX_PLY  # 40 words: a lower bound of each root move's value
 C_HI = C_LO + 40                       # 40 words: its upper bound (seat 0's view, -1..1)
-WORK = 1 << 15           # words of the work area (>= C_HI + 40)
+C_PN = C_HI + 40          # PN_PLIES * MOVES_PER_PLY words: proof search, children's numbers
+PN_PLIES = 300
+WORK = 1 << 15           # words of the work area (>= C_PN + PN_PLIES * MOVES_PER_PLY)
 TT_WORDS = 4             # an entry: key1, key2, stamp, data
 
 NIB0 = 0x111111111       # bit 4r of every rank r
@@ -180,6 +216,13 @@ TT_SHALLOW = 3
 CARDS = (1 << 36) - 1
 SMASK = (1 << 17) - 1    # a score bound in the data word, offset by BIG
 WORK_MAX = (1 << 22) - 1  # an entry's node count saturates here
+#: proof search: an infinite proof or disproof number; finite sums saturate one below it
+PN_INF = (1 << 28) - 1
+M28 = (1 << 28) - 1
+#: the value tests run alpha-beta for this many nodes, then the proof-number search
+AB_BUDGET = 400_000
+#: the proof-number search tries alpha-beta for this many nodes at a bout start it meets first
+PN_LEAF_AB = 1000
 
 
 def table_words(log2_entries=16):
@@ -480,6 +523,28 @@ def _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt):
     return cnt
 
 
+@numba.njit(inline="always", **JIT)
+def _bounds(h0, h1, att, sp, tt):
+    """The bounds (lo, hi) on the score that the table holds for a bout start."""
+    n = tt[C_STOCK_N]
+    if sp == n:
+        k1, key1, rmap = _squeeze(h0, h1, tt[C_TRUMP])
+        k1 |= att << 36
+    else:
+        k1 = h0 | (att << 36) | ((n - sp) << 37)
+        key1 = h1
+    bucket = WORK + (_hash(k1, key1) & tt[C_TT_MASK] & ~1) * TT_WORDS
+    stamp = tt[C_STAMP]
+    d = -1
+    if tt[bucket + 2] == stamp and tt[bucket] == k1 and tt[bucket + 1] == key1:
+        d = tt[bucket + 3]
+    elif tt[bucket + 6] == stamp and tt[bucket + 4] == k1 and tt[bucket + 5] == key1:
+        d = tt[bucket + 7]
+    if d < 0:
+        return -BIG, BIG
+    return (d & SMASK) - BIG, ((d >> 17) & SMASK) - BIG
+
+
 @numba.njit(_nrt=False, **JIT)
 def _vs(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, ply, tt):
     """1 when the score ``s`` of the state (module docstring) is >= t, else 0.
@@ -575,6 +640,18 @@ def _vs(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, ply, tt):
             if best >= 0 and sp == n and phase == PH_OPEN:
                 best = (((rmap >> (4 * (best >> 2))) & 15) << 2) \
                     | ((rmap >> (36 + 2 * (best & 3))) & 3)
+        elif phase != PH_OPEN and (t == 0 or t == 1):
+            # a bout node the proof-number search settled (an earlier call of the deal)
+            p1, p2 = _pn_key(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, n, tt)
+            ps = _pn_probe(p1, p2, -(tt[C_STAMP] * 4 + t + 2), tt)
+            if ps >= 0:
+                d = tt[ps + 3]
+                if (d & M28) == 0:
+                    tt[C_TT_CUTS] += 1
+                    return 1
+                if ((d >> 28) & M28) == 0:
+                    tt[C_TT_CUTS] += 1
+                    return 0
 
     base = C_MV + ply * MOVES_PER_PLY
     cnt = _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt)
@@ -640,6 +717,272 @@ def _vs(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, ply, tt):
         tt[slot + 2] = tt[C_STAMP]
         tt[slot + 3] = (lo + BIG) | ((hi + BIG) << 17) | ((cut + 1) << 34) | (work << 41)
     return result
+
+
+@numba.njit(inline="always", **JIT)
+def _ab_bound(h0, h1, att, sp, t, r, work, tt):
+    """Record in the value search's entry of a bout start what a proof-number search proved
+    about it: ``s >= t`` (r 1) or ``s < t`` (r 0)."""
+    n = tt[C_STOCK_N]
+    if sp == n:
+        k1, key1, rmap = _squeeze(h0, h1, tt[C_TRUMP])
+        k1 |= att << 36
+    else:
+        k1 = h0 | (att << 36) | ((n - sp) << 37)
+        key1 = h1
+    bucket = WORK + (_hash(k1, key1) & tt[C_TT_MASK] & ~1) * TT_WORDS
+    stamp = tt[C_STAMP]
+    lo = -BIG
+    hi = BIG
+    cut = -1
+    if tt[bucket + 2] == stamp and tt[bucket] == k1 and tt[bucket + 1] == key1:
+        slot = bucket
+    elif tt[bucket + 6] == stamp and tt[bucket + 4] == k1 and tt[bucket + 5] == key1:
+        slot = bucket + 4
+    else:
+        slot = -1
+    if slot >= 0:
+        d = tt[slot + 3]
+        lo = (d & SMASK) - BIG
+        hi = ((d >> 17) & SMASK) - BIG
+        cut = ((d >> 34) & 127) - 1
+        work = max(work, d >> 41)
+    else:
+        slot = bucket if _entry_work(bucket, tt) <= _entry_work(bucket + 4, tt) else bucket + 4
+    if r != 0:
+        lo = max(lo, t)
+    else:
+        hi = min(hi, t - 1)
+    work = min(work, WORK_MAX)
+    tt[slot] = k1
+    tt[slot + 1] = key1
+    tt[slot + 2] = stamp
+    tt[slot + 3] = (lo + BIG) | ((hi + BIG) << 17) | ((cut + 1) << 34) | (work << 41)
+
+
+@numba.njit(inline="always", **JIT)
+def _pn_key(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, n, tt):
+    """The proof search's key of any state: both hands, the table, the attacks left
+    (``lim - natt``: the limit matters only through it), the unbeaten card or, while taking,
+    the lowest card that may still be thrown in, the attacker and the cards left in the stock."""
+    if tab == 0 and sp == n:
+        # an empty-stock bout start: the value search's canonical form (module docstring)
+        k1, k2, rmap = _squeeze(h0, h1, tt[C_TRUMP])
+        return k1 | (att << 36), k2
+    x = unb + 1 if tk == 0 else 37 + mn
+    rem = lim - natt if tab != 0 else 0
+    k1 = h0 | ((tab & M20) << 36) | (att << 56) | ((n - sp) << 57)
+    k2 = h1 | ((tab >> 20) << 36) | (rem << 52) | (x << 55)
+    return k1, k2
+
+
+@numba.njit(inline="always", **JIT)
+def _pn_probe(k1, k2, tag, tt):
+    """The entry's slot (or -1) for key (k1, k2) under the proof search's tag."""
+    bucket = WORK + (_hash(k1, k2) & tt[C_TT_MASK] & ~1) * TT_WORDS
+    if tt[bucket + 2] == tag and tt[bucket] == k1 and tt[bucket + 1] == k2:
+        return bucket
+    if tt[bucket + 6] == tag and tt[bucket + 4] == k1 and tt[bucket + 5] == k2:
+        return bucket + 4
+    return -1
+
+
+@numba.njit(inline="always", **JIT)
+def _entry_work(slot, tt):
+    """How much an entry is worth keeping: log2 of its node count for a live entry of either
+    search, -1 for a stale one."""
+    w = tt[slot + 2]
+    if w == tt[C_STAMP]:
+        x = tt[slot + 3] >> 41
+        b = 0
+        while x > 0:
+            x >>= 1
+            b += 1
+        return b
+    if w == -(tt[C_STAMP] * 4 + 2) or w == -(tt[C_STAMP] * 4 + 3):
+        return (tt[slot + 3] >> 56) & 63
+    return -1
+
+
+@numba.njit(inline="always", **JIT)
+def _pn_store(k1, k2, tag, pn, dn, work, tt):
+    """Store a state's proof and disproof numbers (replacing a stale entry, else the one of
+    either search that took fewer nodes)."""
+    bucket = WORK + (_hash(k1, k2) & tt[C_TT_MASK] & ~1) * TT_WORDS
+    if tt[bucket + 2] == tag and tt[bucket] == k1 and tt[bucket + 1] == k2:
+        slot = bucket
+    elif tt[bucket + 6] == tag and tt[bucket + 4] == k1 and tt[bucket + 5] == k2:
+        slot = bucket + 4
+    else:
+        slot = bucket if _entry_work(bucket, tt) <= _entry_work(bucket + 4, tt) else bucket + 4
+    b = 0
+    while work > 0:
+        work >>= 1
+        b += 1
+    tt[slot] = k1
+    tt[slot + 1] = k2
+    tt[slot + 2] = tag
+    tt[slot + 3] = pn | (dn << 28) | (b << 56)
+
+
+@numba.njit(inline="always", **JIT)
+def _pn_leaf(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, term, t, tag, tt):
+    """Proof and disproof numbers of a child as far as known without expanding it: the
+    deal's end, a rule S1-S5/S7, the proof search's entry, the value search's bounds of a
+    bout start; else 1, 1."""
+    if term != 2:
+        return (0, PN_INF) if term * BIG >= t else (PN_INF, 0)
+    n = tt[C_STOCK_N]
+    if sp == n:
+        ph = _phase(tab, unb, tk)
+        if att == 0:
+            v = _static(h0, h1, tab, unb, natt, lim, att, mn, ph, tt)
+        else:
+            v = _static(h1, h0, tab, unb, natt, lim, att, mn, ph, tt)
+        if v != 2:
+            return (0, PN_INF) if v >= t else (PN_INF, 0)
+    k1, k2 = _pn_key(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, n, tt)
+    slot = _pn_probe(k1, k2, tag, tt)
+    if slot >= 0:
+        d = tt[slot + 3]
+        return d & M28, (d >> 28) & M28
+    if tab == 0:
+        lo, hi = _bounds(h0, h1, att, sp, tt)
+        if lo >= t:
+            return 0, PN_INF
+        if hi < t:
+            return PN_INF, 0
+    # not known: the mover's number of moves estimates the disproof (proof) number of an
+    # OR (AND) node
+    if tab == 0:
+        m = popcount(h0 if att == 0 else h1)
+        mover = att
+    elif tk == 0 and unb >= 0:
+        m = popcount((h1 if att == 0 else h0) & tt[C_BEAT + unb]) + 1
+        mover = 1 - att
+    else:
+        m = 1
+        if natt < lim:
+            cand = (h0 if att == 0 else h1) & _ranks_mask(tab)
+            if tk != 0:
+                cand &= ~((1 << mn) - 1)
+            m += popcount(cand)
+        mover = att
+    return (1, m) if mover == 0 else (m, 1)
+
+
+@numba.njit(_nrt=False, **JIT)
+def _mid(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, thpn, thdn, ply, tag, tt):
+    """Depth-first proof-number search (df-pn) of the value test ``s >= t`` (t 0 or 1): expand
+    the state until its proof number reaches ``thpn`` or its disproof number ``thdn``; returns
+    both. Proof number 0: the test holds; disproof number 0: it fails. Only exact facts make a
+    number 0 or ``PN_INF`` (deal ends, rules S1-S5/S7, finished alpha-beta tests, entries
+    settled so); every other number is a heuristic that steers the search only."""
+    tt[C_NODES] += 1
+    if tt[C_CAPPED] != 0:
+        return 1, 1
+    if tt[C_NODES] > tt[C_CAP] or ply >= PN_PLIES:
+        tt[C_CAPPED] = 1
+        return 1, 1
+    n = tt[C_STOCK_N]
+    k1, k2 = _pn_key(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, n, tt)
+    start = tt[C_NODES]
+    if tab == 0 and tt[C_PN_LEAF] > 0 and _pn_probe(k1, k2, tag, tt) < 0:
+        # a bout start met for the first time: alpha-beta first, with a small budget
+        cap = tt[C_CAP]
+        tt[C_CAP] = min(cap, start + tt[C_PN_LEAF])
+        r = _vs(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, ply, tt)
+        tt[C_CAP] = cap
+        if tt[C_CAPPED] == 0:
+            # settled (``_vs`` stored it: a bout start)
+            pn = 0 if r != 0 else PN_INF
+            return pn, PN_INF - pn
+        if tt[C_NODES] > cap:
+            return 1, 1
+        tt[C_CAPPED] = 0
+    phase = _phase(tab, unb, tk)
+    mover = 1 - att if phase == PH_DEFEND else att
+    maxnode = mover == 0
+    base = C_MV + ply * MOVES_PER_PLY
+    nb = C_PN + ply * MOVES_PER_PLY
+    cnt = _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, -1, base, tt)
+    for i in range(cnt):
+        c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term = _child(
+            h0, h1, tab, unb, natt, lim, tk, att, sp, mn, tt[base + i], tt)
+        cp, cd = _pn_leaf(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term, t, tag,
+                          tt)
+        tt[nb + i] = cp | (cd << 32)
+    pn = 1
+    dn = 1
+    while True:
+        # OR node (seat 0 moves): pn the least child pn, dn the sum; AND node the reverse
+        b1 = PN_INF + 1
+        b2 = PN_INF + 1
+        bi = 0
+        other = 0
+        tot = 0
+        for i in range(cnt):
+            x = tt[nb + i]
+            cp = x & M32
+            cd = x >> 32
+            if maxnode:
+                mine = cp
+                oth = cd
+            else:
+                mine = cd
+                oth = cp
+            if mine < b1:
+                b2 = b1
+                b1 = mine
+                bi = i
+                other = oth
+            elif mine < b2:
+                b2 = mine
+            if tot < PN_INF:
+                tot = PN_INF if oth >= PN_INF else min(tot + oth, PN_INF - 1)
+        if b1 > PN_INF:
+            b1 = PN_INF
+        if maxnode:
+            pn = b1
+            dn = tot
+        else:
+            pn = tot
+            dn = b1
+        if pn >= thpn or dn >= thdn:
+            break
+        # the child's thresholds (1 + 1/4 trick against thrashing between siblings)
+        if b2 > PN_INF:
+            b2 = PN_INF
+        near = min(PN_INF, b2 + (b2 >> 2) + 1)
+        if maxnode:
+            cthpn = min(thpn, near)
+            cthdn = PN_INF if thdn >= PN_INF else thdn - dn + other
+        else:
+            cthdn = min(thdn, near)
+            cthpn = PN_INF if thpn >= PN_INF else thpn - pn + other
+        c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, term = _child(
+            h0, h1, tab, unb, natt, lim, tk, att, sp, mn, tt[base + bi], tt)
+        cp, cd = _mid(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, cmn, t, cthpn, cthdn,
+                      ply + 1, tag, tt)
+        if tt[C_CAPPED] != 0:
+            return 1, 1
+        tt[nb + bi] = cp | (cd << 32)
+    if tab == 0 and (pn == 0 or dn == 0):
+        # a bout start settled: the value search's entry keeps it (later calls of the deal)
+        _ab_bound(h0, h1, att, sp, t, 1 if pn == 0 else 0, tt[C_NODES] - start + 1, tt)
+    else:
+        _pn_store(k1, k2, tag, pn, dn, tt[C_NODES] - start + 1, tt)
+    return pn, dn
+
+
+@numba.njit(**JIT)
+def _pn_test(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, ply, tt):
+    """``_vs`` by the proof-number search: 1 when ``s >= t`` (t 0 or 1), else 0; meaningless
+    when tt[C_CAPPED]."""
+    tag = -(tt[C_STAMP] * 4 + t + 2)
+    inf = t - t + PN_INF  # typed: every call of the recursion has the same types
+    pn, dn = _mid(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, inf, inf, ply, tag, tt)
+    return 1 if pn == 0 else 0
 
 
 @numba.njit(**JIT)
@@ -779,7 +1122,7 @@ def _phase(tab, unb, tk):
 
 
 @numba.njit(**JIT)
-def _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, t, tt):
+def _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, t, use_pn, tt):
     """``_vs`` at the root (value tests only), with the nodes spent under each move added up
     in tt[C_EFFORT + i] and what each test proved kept as bounds on the move's value
     (tt[C_LO + i], tt[C_HI + i]): a move whose bounds already answer the test is not searched
@@ -800,7 +1143,11 @@ def _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, t, tt):
                 r = 1 if term * BIG >= t else 0
             else:
                 before = tt[C_NODES]
-                r = _vs(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, z, t, z + 1, tt)
+                if use_pn:
+                    r = _pn_test(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, z, t, z + 1,
+                                 tt)
+                else:
+                    r = _vs(c0, c1, ctab, cunb, cnatt, clim, ctk, catt, csp, z, t, z + 1, tt)
                 tt[C_EFFORT + i] += tt[C_NODES] - before
                 if tt[C_CAPPED] != 0:
                     return 0, -1
@@ -813,6 +1160,21 @@ def _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, t, tt):
         if not maxnode and r == 0:
             return 0, a
     return (0 if maxnode else 1), -1
+
+
+@numba.njit(**JIT)
+def _value_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, t, ab_budget, tt):
+    """``_root_test`` by alpha-beta for ``ab_budget`` nodes, then (when that did not finish
+    and the node cap is not reached) by the proof-number search (module docstring)."""
+    cap = tt[C_CAP]
+    if ab_budget > 0:
+        tt[C_CAP] = min(cap, tt[C_NODES] + ab_budget)
+        r, cut = _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, t, False, tt)
+        tt[C_CAP] = cap
+        if tt[C_CAPPED] == 0 or tt[C_NODES] > cap:
+            return r, cut
+        tt[C_CAPPED] = 0
+    return _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, t, True, tt)
 
 
 @numba.njit(**JIT)
@@ -835,7 +1197,7 @@ def _best_known(mover, cnt, tt):
 
 
 @numba.njit(**JIT)
-def _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, tt):
+def _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, ab_budget, tt):
     """The value (seat 0's view) by at most two null-window tests, the likelier outcome
     first; and a move for the mover: an optimal one when the mover does not lose, else the
     one whose refutation took the most nodes (the first such in search order). When the node
@@ -848,7 +1210,8 @@ def _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, tt):
         tt[C_LO + i] = -1
         tt[C_HI + i] = 1
     first = 1 if _guess_seat0_wins(h0, h1, trump) else 0
-    r, cut = _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, z + first, tt)
+    r, cut = _value_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, z + first,
+                          ab_budget, tt)
     if tt[C_CAPPED] != 0:
         return z + first * 2 - 1, _best_known(mover, cnt, tt)
     good = -1
@@ -860,7 +1223,8 @@ def _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, tt):
         else:
             if mover == 1:
                 good = cut
-            r, cut = _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, z, tt)
+            r, cut = _value_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, z, ab_budget,
+                                  tt)
             if tt[C_CAPPED] != 0:
                 return z, _best_known(mover, cnt, tt)
             if r != 0:
@@ -879,7 +1243,8 @@ def _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, tt):
         else:
             if mover == 0:
                 good = cut
-            r, cut = _root_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, z + 1, tt)
+            r, cut = _value_test(h0, h1, tab, unb, natt, lim, tk, att, mover, cnt, z + 1,
+                                  ab_budget, tt)
             if tt[C_CAPPED] != 0:
                 return z, _best_known(mover, cnt, tt)
             if r != 0:
@@ -967,7 +1332,20 @@ def _order(h0, h1, tab, unb, natt, lim, tk, att, mover, v, k, out, tt):
 def solve_root(hand0, hand1, trump, stock, stock_n, attacker, table, n_table, taking,
                bout_limit, tt, stamp, node_cap, mode, out, stats):
     """Value (seat 0's view) of the position; actions into ``out`` (module docstring)."""
+    return solve_budgets(hand0, hand1, trump, stock, stock_n, attacker, table, n_table,
+                         taking, bout_limit, tt, stamp, node_cap, mode, out, stats,
+                         stamp - stamp + AB_BUDGET, stamp - stamp + PN_LEAF_AB)
+
+
+@numba.njit(**JIT)
+def solve_budgets(hand0, hand1, trump, stock, stock_n, attacker, table, n_table, taking,
+                  bout_limit, tt, stamp, node_cap, mode, out, stats, ab_budget, leaf_budget):
+    """``solve_root`` with the proof-number search's budgets (``AB_BUDGET``, ``PN_LEAF_AB``;
+    0 and 0: the proof-number search alone, which the tests check on small deals; an
+    ``ab_budget`` of at least ``node_cap`` (> 0): alpha-beta alone, the search before
+    solver version 5, which the hard AI still uses)."""
     _setup(trump, stock, stock_n, tt, stamp, node_cap)
+    tt[C_PN_LEAF] = leaf_budget
     for i in range(STATS_SIZE):
         stats[i] = 0
     out[0] = 0
@@ -990,7 +1368,8 @@ def solve_root(hand0, hand1, trump, stock, stock_n, attacker, table, n_table, ta
         return 0 if h0 == 0 and h1 == 0 else (1 if h0 == 0 else -1)
     mover = 1 - att if _phase(tab, unb, tk) == PH_DEFEND else att
 
-    v, good = _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, tt)
+    v, good = _root_value(h0, h1, tab, unb, natt, lim, tk, att, mover, trump, ab_budget,
+                          tt)
     stats[3] = tt[C_NODES]
     if tt[C_CAPPED] == 0 and mode >= MODE_SET:
         k = _optimal_set(h0, h1, tab, unb, natt, lim, tk, att, mover, v, out, tt)
