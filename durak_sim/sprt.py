@@ -173,17 +173,52 @@ def mle_given_t(pentanomial, t: float, ref: float = 0.5, tol: float = 1e-13) -> 
     _, phat = _empirical(pentanomial)
     p, t_now = phat, _t_value(phat, ref)
     step = t - t_now
-    while t_now != t:
+    for _ in range(_MAX_STEPS):
+        if t_now == t:
+            return p
         target = t if abs(t - t_now) <= abs(step) else t_now + step
         q = _t_fixed_point(phat, p, target, ref, tol)
         if q is None:
             step /= 2.0
             if abs(step) < 1e-12:
-                raise RuntimeError(f"normalized-Elo MLE did not converge for t={t}")
+                break
             continue
         p, t_now = q, target
         step *= 2.0
-    return p
+    # the fixed point stopped settling on the way (it can stall, creeping by tiny steps):
+    # maximise the likelihood under the constraint directly, from the last point reached
+    return _mle_given_t_direct(phat, p, t, ref)
+
+
+#: continuation steps of :func:`mle_given_t` before it maximises directly
+_MAX_STEPS = 100
+
+
+def _mle_given_t_direct(phat: np.ndarray, last: np.ndarray, t: float, ref: float):
+    """``mle_given_t`` by constrained maximisation (SLSQP over log-probabilities, so every
+    probability stays positive), for where the fixed point does not settle: from the
+    empirical distribution, the uniform one and the last point of the continuation, the
+    most likely answer that meets the constraint."""
+    def probs(y):
+        e = np.exp(y - y.max())
+        return e / e.sum()
+
+    def constraint(y):
+        q = probs(y)
+        mu = q @ PAIR_SCORES
+        return (mu - ref) - t * np.sqrt(q @ (PAIR_SCORES - mu) ** 2)
+
+    best, best_ll = None, -np.inf
+    for start in (phat, np.full(len(phat), 1.0 / len(phat)), last):
+        res = scipy.optimize.minimize(lambda y: -float(phat @ np.log(probs(y))), np.log(start),
+                                      method="SLSQP", options={"ftol": 1e-15, "maxiter": 1000},
+                                      constraints=[{"type": "eq", "fun": constraint}])
+        q = probs(res.x)
+        if res.success and abs(_t_value(q, ref) - t) <= 1e-9 and -res.fun > best_ll:
+            best, best_ll = q, -res.fun
+    if best is None:
+        raise RuntimeError(f"normalized-Elo MLE did not converge for t={t}")
+    return best
 
 
 def llr_logistic(pentanomial, elo0: float, elo1: float) -> float:

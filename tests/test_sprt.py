@@ -92,11 +92,13 @@ def test_llr_normalized_equals_direct_constrained_maximum(counts, nelo0, nelo1):
     assert llr_normalized(counts, nelo0, nelo1) == pytest.approx(expected, abs=1e-6)
 
 
-@settings(max_examples=40, deadline=None, database=None)
+@settings(max_examples=40, deadline=None, database=None, derandomize=True)
 @given(counts=st.lists(st.integers(0, 500), min_size=5, max_size=5).filter(lambda c: sum(c) > 0),
        elo=st.floats(-300, 300), t=st.floats(-1.0, 1.0))
 @example(counts=[0, 0, 1, 0, 0], elo=0.0, t=1.0)           # far from the data: needs the
 @example(counts=[0, 0, 0, 0, 225], elo=0.0, t=0.85)        # continuation, not one fixed point
+@example(counts=[7, 343, 500, 374, 374], elo=0.0, t=-0.6801935835218447)  # the continuation
+#                                       stalls near t = -0.6702: maximised directly instead
 def test_constrained_mles_satisfy_their_constraints(counts, elo, t):
     p = mle_given_score(counts, score_from_elo(elo))
     assert p.sum() == pytest.approx(1.0, abs=1e-12) and (p > 0).all()
@@ -211,7 +213,7 @@ def test_exit_probabilities_tend_to_gamblers_ruin(mu):
                                                                                abs=1e-9)
 
 
-@settings(max_examples=80, deadline=None, database=None)
+@settings(max_examples=80, deadline=None, database=None, derandomize=True)
 @given(mu=st.floats(-0.05, 0.05), dmu=st.floats(1e-4, 0.05), t=st.floats(1.0, 1e4),
        y=st.floats(A_95, B_95))
 def test_prob_right_of_increases_with_the_drift(mu, dmu, t, y):
