@@ -524,8 +524,8 @@ def _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt):
 
 
 @numba.njit(inline="always", **JIT)
-def _bounds(h0, h1, att, sp, tt):
-    """The bounds (lo, hi) on the score that the table holds for a bout start."""
+def _start_key(h0, h1, att, sp, tt):
+    """The value search's keys of a bout start and its bucket (as ``_vs`` computes them)."""
     n = tt[C_STOCK_N]
     if sp == n:
         k1, key1, rmap = _squeeze(h0, h1, tt[C_TRUMP])
@@ -533,7 +533,13 @@ def _bounds(h0, h1, att, sp, tt):
     else:
         k1 = h0 | (att << 36) | ((n - sp) << 37)
         key1 = h1
-    bucket = WORK + (_hash(k1, key1) & tt[C_TT_MASK] & ~1) * TT_WORDS
+    return k1, key1, WORK + (_hash(k1, key1) & tt[C_TT_MASK] & ~1) * TT_WORDS
+
+
+@numba.njit(inline="always", **JIT)
+def _bounds(h0, h1, att, sp, tt):
+    """The bounds (lo, hi) on the score that the table holds for a bout start."""
+    k1, key1, bucket = _start_key(h0, h1, att, sp, tt)
     stamp = tt[C_STAMP]
     d = -1
     if tt[bucket + 2] == stamp and tt[bucket] == k1 and tt[bucket + 1] == key1:
@@ -723,14 +729,7 @@ def _vs(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, ply, tt):
 def _ab_bound(h0, h1, att, sp, t, r, work, tt):
     """Record in the value search's entry of a bout start what a proof-number search proved
     about it: ``s >= t`` (r 1) or ``s < t`` (r 0)."""
-    n = tt[C_STOCK_N]
-    if sp == n:
-        k1, key1, rmap = _squeeze(h0, h1, tt[C_TRUMP])
-        k1 |= att << 36
-    else:
-        k1 = h0 | (att << 36) | ((n - sp) << 37)
-        key1 = h1
-    bucket = WORK + (_hash(k1, key1) & tt[C_TT_MASK] & ~1) * TT_WORDS
+    k1, key1, bucket = _start_key(h0, h1, att, sp, tt)
     stamp = tt[C_STAMP]
     lo = -BIG
     hi = BIG
