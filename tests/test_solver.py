@@ -175,7 +175,9 @@ def kind(s: St) -> str:
     return "defend" if any(d < 0 for _, d in s.table) else "attack"
 
 
-def kernel_solve(s: St, tt, stamp: int, mode: int, node_cap: int = 0):
+def kernel_solve(s: St, tt, stamp: int, mode: int, node_cap: int = 0, budgets=None):
+    """The kernel's answer: value, actions, statistics. ``budgets``: ``(ab_budget,
+    leaf_budget)`` of ``solve_budgets`` (default: ``solve_root``'s)."""
     table = np.full(12, -1, np.int64)
     for i, (x, y) in enumerate(s.table):
         table[2 * i], table[2 * i + 1] = x, y
@@ -184,10 +186,13 @@ def kernel_solve(s: St, tt, stamp: int, mode: int, node_cap: int = 0):
     out = np.zeros(K.OUT_SIZE, np.int64)
     stats = np.zeros(K.STATS_SIZE, np.int64)
     i64 = np.int64
-    v = K.solve_root(i64(sum(1 << c for c in s.hands[0])), i64(sum(1 << c for c in s.hands[1])),
-                     i64(s.trump), stock, i64(len(s.stock)), i64(s.attacker), table,
-                     i64(len(s.table)), i64(s.taking), i64(s.limit), tt, i64(stamp),
-                     i64(node_cap), i64(mode), out, stats)
+    args = (i64(sum(1 << c for c in s.hands[0])), i64(sum(1 << c for c in s.hands[1])),
+            i64(s.trump), stock, i64(len(s.stock)), i64(s.attacker), table, i64(len(s.table)),
+            i64(s.taking), i64(s.limit), tt, i64(stamp), i64(node_cap), i64(mode), out, stats)
+    if budgets is None:
+        v = K.solve_root(*args)
+    else:
+        v = K.solve_budgets(*args, i64(budgets[0]), i64(budgets[1]))
     return int(v), out[1:out[0] + 1].tolist(), stats.copy()
 
 
@@ -230,26 +235,13 @@ def check_proof_number_search(seed: int, n: int, max_cards: int, leaf_budget: in
     ``MODE_ONE`` an optimal action unless the mover loses."""
     rng = random.Random(seed)
     tt = K.new_table(12)
-    i64 = np.int64
     for i in range(n):
         s = random_state(rng, max_cards)
         v, opt = bf_solve(s)
-        table = np.full(12, -1, np.int64)
-        for j, (x, y) in enumerate(s.table):
-            table[2 * j], table[2 * j + 1] = x, y
-        stock = np.zeros(2, np.int64)
-        stock[:len(s.stock)] = s.stock
-        out = np.zeros(K.OUT_SIZE, np.int64)
-        stats = np.zeros(K.STATS_SIZE, np.int64)
-        h0 = i64(sum(1 << c for c in s.hands[0]))
-        h1 = i64(sum(1 << c for c in s.hands[1]))
-        kv = K.solve_budgets(h0, h1, i64(s.trump), stock, i64(len(s.stock)), i64(s.attacker),
-                             table, i64(len(s.table)), i64(s.taking), i64(s.limit), tt,
-                             i64(i + 1), i64(0), i64(K.MODE_ONE), out, stats, i64(0),
-                             i64(leaf_budget))
+        kv, one, stats = kernel_solve(s, tt, i + 1, K.MODE_ONE, budgets=(0, leaf_budget))
         assert stats[1] == 0 and kv == v, f"seed {seed} #{i}: {s}"
         mover_loses = v == (-1 if bf_mover(s) == 0 else 1)
-        assert out[0] == 1 and (mover_loses or out[1] in opt), f"seed {seed} #{i}: {s}"
+        assert len(one) == 1 and (mover_loses or one[0] in opt), f"seed {seed} #{i}: {s}"
 
 
 def test_proof_number_search_is_exact():
