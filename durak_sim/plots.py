@@ -157,6 +157,21 @@ def _fit(fig, axes, right: float = 0.0) -> None:
                         hspace=gap_h / axh if rows > 1 else 0.0)
 
 
+def warm_up() -> None:
+    """Draw a small figure to PNG and SVG in memory: loads the fonts and the backends, so
+    that the processes :func:`render_all` forks find them loaded (a tournament calls this
+    while its kernel plays)."""
+    with plot_style("warm-up"):
+        fig = _figure("warm-up", 2.0, 1.5)
+        ax = fig.add_subplot()
+        ax.plot([0, 1], [0, 1], marker="o")
+        ax.errorbar([0.5], [0.5], yerr=[0.1], fmt="s")
+        ax.set(title="warm-up", xlabel="x", ylabel="y")
+        _fit(fig, ax)
+        for fmt in ("png", "svg"):
+            fig.savefig(io.BytesIO(), format=fmt)
+
+
 def save(fig, stem: Path) -> bytes:
     """Write ``stem.png`` and ``stem.svg`` (deterministic bytes, given the style of
     :func:`plot_style`); return the PNG bytes."""

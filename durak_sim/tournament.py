@@ -58,6 +58,8 @@ RUNS_DIR = Path("reports") / "runs"
 #: seconds a kernel call should take: progress updates and Ctrl-C answer this often
 BLOCK_SECONDS = 0.5
 _FIRST_BLOCK, _MIN_BLOCK = 1024, 16
+#: chunks played but not yet stored, at most (a crash loses these; Ctrl-C stores them)
+STORE_QUEUE = 3
 TIMING = "timing.json"
 
 
@@ -507,13 +509,16 @@ def _drop_damaged(out: Path, manifest: Manifest) -> None:
 
 
 def _prefetch_report() -> None:
-    """Import what the report at the end needs (pandas, scipy, matplotlib: about a second
-    of a fresh process) while the kernel plays."""
-    import matplotlib.backends.backend_agg  # noqa: F401
-    import matplotlib.backends.backend_svg  # noqa: F401
-    import matplotlib.figure  # noqa: F401
+    """Import what the report at the end needs (pandas, scipy, matplotlib: one to two
+    seconds of a fresh process) while the kernel plays, and warm matplotlib's font caches,
+    so that the report's forked drawing processes inherit them instead of each loading them.
+    Best effort: whatever fails here fails again, and is reported, in the report itself."""
+    try:
+        from . import plots, report  # noqa: F401
 
-    from . import plots, report  # noqa: F401
+        plots.warm_up()
+    except Exception:  # pragma: no cover - see the docstring
+        pass
 
 
 def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, progress,
@@ -541,16 +546,22 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
     # while it plays, it alone writes the manifest): the kernel releases the GIL, so
     # storing overlaps with playing the next chunk.
     store = ThreadPoolExecutor(1, thread_name_prefix="durak-sim-store")
-    pending = []   # the chunk being stored: (file, future)
-    if prefetch:   # on the same thread, while the first chunk is played (errors: later)
-        store.submit(_prefetch_report)
+    pending = []   # chunks played and being stored, oldest first: (file, future)
+    prefetcher = None
+    if prefetch:   # its own thread: the imports must not hold up storing the first chunks
+        import threading
 
-    def finish() -> None:
-        """Wait for the chunk being stored (errors are raised here)."""
-        while pending:
-            rel, future = pending[-1]
+        prefetcher = threading.Thread(target=_prefetch_report, name="durak-sim-prefetch",
+                                      daemon=True)
+        prefetcher.start()
+
+    def finish(keep: int = 0) -> None:
+        """Wait until at most ``keep`` chunks are still being stored (errors are raised
+        here)."""
+        while len(pending) > keep:
+            rel, future = pending[0]
             sha, counts = future.result()
-            pending.pop()
+            pending.pop(0)
             result.chunks_done += 1
             result.chunk_counts[(rel, sha)] = counts
 
@@ -567,19 +578,21 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
             for a, b, lo, hi in todo:
                 if p is not None:
                     p.update(task, description=f"{a} vs {b}")
-                # the kernel plays this chunk while the previous one is being stored
+                # the kernel plays this chunk while the previous ones are being stored
                 games, k_s, c_s = _play_chunk([strats[a], strats[b]], config, lo, hi,
                                               threads, advance, block)
                 result.kernel_seconds += k_s
                 result.compile_seconds += c_s
-                finish()
+                # up to STORE_QUEUE chunks wait to be stored (the first ones wait for the
+                # imports storing needs), so the kernel never waits for storage
+                finish(keep=STORE_QUEUE - 1)
                 rel = chunk_file(a, b, lo, hi)
                 entry = {"pairing": [a, b], "deal_lo": lo, "deal_hi": hi, "file": rel}
                 pending.append((rel, store.submit(_store_chunk, out, manifest, entry, config,
                                                   (index[a], index[b]), games)))
             finish()
     except BaseException as exc:
-        # whatever stopped the play, the chunk being stored is played: let it finish
+        # whatever stopped the play, the chunks being stored are played: let them finish
         try:
             finish()
         except BaseException:  # pragma: no cover - a courtesy; the first error is raised
@@ -597,6 +610,9 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
         raise TournamentInterrupted(out, result.chunks_done, total_chunks) from None
     finally:
         store.shutdown(wait=True)
+        if prefetcher is not None:
+            # never fork (the report's drawing processes) while it may hold an import lock
+            prefetcher.join()
     result.complete = result.chunks_done == total_chunks
     return result
 
