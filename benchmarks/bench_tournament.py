@@ -22,6 +22,11 @@ same thread count:
   ``cpu_ratio_play``: the same in CPU seconds (every thread, and the plots' worker
   processes), steadier than wall time when other work shares the machine.
 
+With ``--fresh`` each run is instead two new processes, as a user meets them: ``bare_s`` a
+Python process that imports the kernel, loads it and plays the deal pairs as above, against
+``tournament_s`` the command ``durak-sim tournament random easy --deals PAIRS`` (imports,
+cache load, play, storage, report, its printed summary); ``ratio`` is theirs.
+
 Compile (or cache load) happens in a warm-up before both and is reported apart. The bare
 run goes first, so the tournament's first run also pays the imports it needs (pandas,
 pyarrow, scipy, matplotlib): that is part of its overhead. The machine's other load makes
@@ -72,6 +77,41 @@ def tournament(pairs: int, seed: int, threads: int, chunk: int) -> dict:
             **{f"report_{k}_s": v for k, v in res.report.seconds.items()}}
 
 
+_FRESH_BARE = """
+import sys, time
+import numpy as np
+from durak_sim.play import game_schedule, play_schedule
+pairs, seed, threads, chunk = map(int, sys.argv[1:5])
+for lo in range(0, pairs, chunk):
+    d, r = game_schedule(np.arange(lo, min(pairs, lo + chunk), dtype=np.int64), 2, True)
+    play_schedule(["random", "easy"], seed, d, r, threads=threads)
+"""
+
+
+def fresh(pairs: int, seed: int, threads: int, chunk: int) -> dict:
+    """Wall seconds of a new process playing the deal pairs bare, and of a new process
+    running the tournament command on them."""
+    import subprocess
+    import sys
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-tournament-"))
+    try:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", _FRESH_BARE, str(pairs), str(seed), str(threads),
+                        str(chunk)], check=True)
+        bare = time.perf_counter() - t
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "durak_sim.cli", "tournament", "random", "easy",
+                        "--deals", str(pairs), "--seed", str(seed), "--threads", str(threads),
+                        "--chunk", str(chunk), "--out", str(folder / "t"), "--no-progress"],
+                       check=True,
+                       stdout=subprocess.DEVNULL)
+        tour = time.perf_counter() - t
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return {"bare_s": bare, "tournament_s": tour}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=100_000, help="deal pairs (default 100000)")
@@ -80,6 +120,8 @@ def main(argv=None):
                     help="deal pairs per chunk / bare kernel call (default: the tournament's)")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--fresh", action="store_true",
+                    help="new processes: the tournament command against a bare kernel script")
     args = ap.parse_args(argv)
     from durak_sim import __version__
     from durak_sim.tournament import CHUNK_DEALS
@@ -91,6 +133,14 @@ def main(argv=None):
     play_schedule(["random", "easy"], args.seed, d, r, threads=threads)
     compile_s = time.perf_counter() - t
     for run in range(args.repeat):
+        if args.fresh:
+            f = fresh(args.pairs, args.seed, threads, chunk)
+            print(json.dumps({"bench": "tournament-fresh", "run": run, "pairing": "random,easy",
+                              "pairs": args.pairs, "threads": threads, "chunk": chunk,
+                              **{k: round(v, 4) for k, v in f.items()},
+                              "ratio": round(f["tournament_s"] / f["bare_s"], 4),
+                              "cpus": cpu_count(), "durak_sim": __version__}), flush=True)
+            continue
         bare = bare_kernel(args.pairs, args.seed, threads, chunk)
         tour = tournament(args.pairs, args.seed, threads, chunk)
         line = {"bench": "tournament", "run": run, "pairing": "random,easy",

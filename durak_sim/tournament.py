@@ -8,8 +8,10 @@ play), so luck of the deal cancels within a pairing and is shared across pairing
 
 Games are played chunk by chunk (``chunk_deals`` deal indices of one pairing, default
 50,000) and each played chunk is stored at once (:mod:`durak_sim.storage`; on a background
-thread, while the kernel plays the next chunk), so a run stopped by Ctrl-C, a crash or
-SIGKILL continues with ``resume=True`` without redoing or losing a finished chunk. The
+thread, while the kernel plays the next chunks, at most ``STORE_QUEUE`` of them waiting), so
+a run stopped by Ctrl-C, a crash or SIGKILL continues with ``resume=True`` without redoing or
+losing a stored chunk (Ctrl-C stores the waiting ones first; a kill loses them, and the resume
+plays them again). The
 seed contract makes every chunk the same games whenever and however (threads, block sizes,
 resumes) it is played, so a resumed tournament's tables are byte-identical to an
 uninterrupted one's. Statistics, plots and the report are computed once at the end from

@@ -411,3 +411,12 @@ def test_tournament_benchmark_prints_a_json_line():
     line = json.loads(out.strip().splitlines()[-1])
     assert line["bench"] == "tournament" and line["pairs"] == 500
     assert line["ratio"] > 0 and line["bare_s"] > 0 and "ratio_play" in line
+
+
+def test_tournament_benchmark_fresh_runs_new_processes():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_tournament.py"),
+                          "--pairs", "300", "--threads", "1", "--fresh"], capture_output=True,
+                         text=True, check=True).stdout
+    line = json.loads(out.strip().splitlines()[-1])
+    assert line["bench"] == "tournament-fresh" and line["pairs"] == 300
+    assert line["bare_s"] > 0 and line["tournament_s"] > 0 and line["ratio"] > 0
