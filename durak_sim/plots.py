@@ -63,6 +63,7 @@ _PAD = 4.0 / 72         # inches around the figure's edge and between texts
 _TICK = 7.0 / 72        # major tick length plus the gap to its label (3.5 pt each)
 _MIN_AXES = 2.5         # inches: the narrowest an axes is made (the figure grows instead)
 _RENDERER = []
+_WARM = []              # warm_up has run in this process
 
 
 def _text_size(text: str, size: float) -> tuple[float, float]:
@@ -160,7 +161,9 @@ def _fit(fig, axes, right: float = 0.0) -> None:
 def warm_up() -> None:
     """Draw a small figure to PNG and SVG in memory: loads the fonts and the backends, so
     that the processes :func:`render_all` forks find them loaded (a tournament calls this
-    while its kernel plays)."""
+    while its kernel plays). Once a process is enough."""
+    if _WARM:
+        return
     with plot_style("warm-up"):
         fig = _figure("warm-up", 2.0, 1.5)
         ax = fig.add_subplot()
@@ -170,6 +173,7 @@ def warm_up() -> None:
         _fit(fig, ax)
         for fmt in ("png", "svg"):
             fig.savefig(io.BytesIO(), format=fmt)
+    _WARM.append(True)
 
 
 def save(fig, stem: Path) -> bytes:
