@@ -19,10 +19,11 @@ Two regimes, by the stock size ``k`` (face-up trump included):
   the rare giant searches; when it is hit the answer is the move with the best value the
   finished tests proved (never one proven to lose while another may not), and the solver
   flags it in ``mem[M_STATS + 1]`` (benchmarks/bench_hard_endgame.py counts those
-  decisions). The search is alpha-beta alone: the solver's proof-number fallback (solver
-  version 5, used by ``durak-sim solve``) cuts the capped decisions by about a quarter but
-  changes hard's play in them, so adopting it means a new hard version and a rerun of the
-  reference ladder (reports/ladder), which is pending.
+  decisions). The search is the solver's default (``solve_root``): alpha-beta, and for a
+  value test alpha-beta has not settled within ``AB_BUDGET`` nodes the exact proof-number
+  fallback (solver module docstring). Against normal (4,000 deals, seed 11) it cut the capped
+  decisions from 130 to 85 of 48,950 and the endgame time by 8% (hard version 4; version 3
+  was alpha-beta alone).
 * otherwise -- the ``normal`` heuristic (R10.3), which already uses the same memory
   (opponent's known cards, what it failed to beat) to save trumps and throw in what cannot be
   beaten, with one change: where normal would beat with a trump in a bout in which the
@@ -47,7 +48,7 @@ import numpy as np
 from durak_sim.actions import DEFEND, TAKE
 from durak_sim.kernel.bits import popcount
 from durak_sim.kernel.config import JIT, STRATEGY_SIGNATURE
-from durak_sim.kernel.solver import (MODE_ONE, OUT_SIZE, STATS_SIZE, SUIT0, solve_budgets,
+from durak_sim.kernel.solver import (MODE_ONE, OUT_SIZE, STATS_SIZE, SUIT0, solve_root,
                                      table_words)
 from durak_sim.observation import (O_ATTACKER, O_BOUT_LIMIT, O_DISCARD, O_HAND,
                                    O_KNOWN, O_N_ATTACKS, O_SEAT, O_STOCK, O_TABLE,
@@ -61,7 +62,7 @@ from durak_sim.strategies.normal import decide as normal_decide
 #: benchmarks/bench_hard_endgame.py
 NODE_CAP = 1_000_000
 #: bump when Hard's play changes (numba's cache does not see edits in imported modules)
-HARD_VERSION = 3
+HARD_VERSION = 4
 #: the take-instead-of-trumping rule before the endgame (module docstring)
 TAKE_TRUMPS_MINSTOCK = 3
 TAKE_TRUMPS_TABLE = 6
@@ -96,12 +97,10 @@ def _solve(obs, opp_hand, stock_n, mem, mode, node_cap):
     # one stamp per game: every solve of a game describes the same deal, so the table's
     # entries carry over between its decisions (solver contract), never into another game
     stamp = mem[M_STAMP]
-    # alpha-beta alone (module docstring: the proof-number fallback is not used in play yet)
-    v = solve_budgets(h0, h1, obs[O_TRUMP_SUIT], mem[M_STOCK:M_STOCK + 36], stock_n,
-                      obs[O_ATTACKER], mem[M_TABLE:M_TABLE + 12], n_table, obs[O_TAKING],
-                      obs[O_BOUT_LIMIT], mem[M_TT:], stamp, node_cap, mode,
-                      mem[M_OUT:M_OUT + OUT_SIZE], mem[M_STATS:M_STATS + STATS_SIZE],
-                      node_cap, node_cap - node_cap)
+    v = solve_root(h0, h1, obs[O_TRUMP_SUIT], mem[M_STOCK:M_STOCK + 36], stock_n,
+                   obs[O_ATTACKER], mem[M_TABLE:M_TABLE + 12], n_table, obs[O_TAKING],
+                   obs[O_BOUT_LIMIT], mem[M_TT:], stamp, node_cap, mode,
+                   mem[M_OUT:M_OUT + OUT_SIZE], mem[M_STATS:M_STATS + STATS_SIZE])
     return v if seat == 0 else -v
 
 

@@ -143,8 +143,7 @@ matches the opponent's play: the deal's next calls then find their answers in th
 In play (``benchmarks/bench_hard_endgame.py --deals 10000``, hard against normal) it cut the
 cap hits from 334 to 241 of about 123,000 endgame decisions (0.27% to 0.20%) at 7% fewer deals
 per second; against easy (300 deals) from 7.3% to 5.3%, with the mean decision 6.4 ms to
-4.1 ms. The hard AI does not use it yet (``solve_budgets`` with ``ab_budget = node_cap``):
-``durak-sim solve`` does.
+4.1 ms. ``durak-sim solve`` and the hard AI (from its version 4) use it.
 
 ``_vs`` is compiled without numba's reference counting (``_nrt=False``): it allocates nothing,
 and the count updates of the array argument at every call cost about half its time.
@@ -1342,7 +1341,7 @@ def solve_budgets(hand0, hand1, trump, stock, stock_n, attacker, table, n_table,
     """``solve_root`` with the proof-number search's budgets (``AB_BUDGET``, ``PN_LEAF_AB``;
     0 and 0: the proof-number search alone, which the tests check on small deals; an
     ``ab_budget`` of at least ``node_cap`` (> 0): alpha-beta alone, the search before
-    solver version 5, which the hard AI still uses)."""
+    solver version 5, which the hard AI used up to its version 3)."""
     _setup(trump, stock, stock_n, tt, stamp, node_cap)
     tt[C_PN_LEAF] = leaf_budget
     for i in range(STATS_SIZE):
