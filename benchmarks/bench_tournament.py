@@ -77,14 +77,12 @@ def tournament(pairs: int, seed: int, threads: int, chunk: int) -> dict:
             **{f"report_{k}_s": v for k, v in res.report.seconds.items()}}
 
 
+# the new bare process: this file's bare_kernel, nothing else
 _FRESH_BARE = """
-import sys, time
-import numpy as np
-from durak_sim.play import game_schedule, play_schedule
-pairs, seed, threads, chunk = map(int, sys.argv[1:5])
-for lo in range(0, pairs, chunk):
-    d, r = game_schedule(np.arange(lo, min(pairs, lo + chunk), dtype=np.int64), 2, True)
-    play_schedule(["random", "easy"], seed, d, r, threads=threads)
+import sys
+sys.path.insert(0, sys.argv[1])
+from bench_tournament import bare_kernel
+bare_kernel(*map(int, sys.argv[2:6]))
 """
 
 
@@ -97,8 +95,8 @@ def fresh(pairs: int, seed: int, threads: int, chunk: int) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="bench-tournament-"))
     try:
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", _FRESH_BARE, str(pairs), str(seed), str(threads),
-                        str(chunk)], check=True)
+        subprocess.run([sys.executable, "-c", _FRESH_BARE, str(Path(__file__).parent),
+                        str(pairs), str(seed), str(threads), str(chunk)], check=True)
         bare = time.perf_counter() - t
         t = time.perf_counter()
         subprocess.run([sys.executable, "-m", "durak_sim.cli", "tournament", "random", "easy",

@@ -141,9 +141,10 @@ in order, the cap hits fell from 76 to 45 and the nodes by 8%. Alpha-beta stays 
 it is faster on ordinary positions and because its proofs follow its move order, which often
 matches the opponent's play: the deal's next calls then find their answers in the table.
 In play (``benchmarks/bench_hard_endgame.py --deals 10000``, hard against normal) it cut the
-cap hits from 334 to 241 of about 123,000 endgame decisions (0.27% to 0.20%) at 7% fewer deals
-per second; against easy (300 deals) from 7.3% to 5.3%, with the mean decision 6.4 ms to
-4.1 ms. ``durak-sim solve`` and the hard AI (from its version 4) use it.
+cap hits from 334 to 241 of about 123,000 endgame decisions (0.27% to 0.20%) with no loss of
+deals per second (979 on one thread against 900-940); against easy (300 deals) from 7.3% to
+5.3%, with the mean decision 6.4 ms to 4.3 ms. ``durak-sim solve`` and the hard AI (from its
+version 4) use it.
 
 ``_vs`` is compiled without numba's reference counting (``_nrt=False``): it allocates nothing,
 and the count updates of the array argument at every call cost about half its time.
