@@ -143,7 +143,7 @@ matches the opponent's play: the deal's next calls then find their answers in th
 In play (``benchmarks/bench_hard_endgame.py --deals 10000``, hard against normal) it cut the
 cap hits from 334 to 241 of about 123,000 endgame decisions (0.27% to 0.20%) with no loss of
 deals per second (979 on one thread against 900-940); against easy (300 deals) from 7.3% to
-5.3%, with the mean decision 6.4 ms to 4.3 ms. ``durak-sim solve`` and the hard AI (from its
+5.3%, with the mean decision 6.4 ms to 4.2 ms. ``durak-sim solve`` and the hard AI (from its
 version 4) use it.
 
 ``_vs`` is compiled without numba's reference counting (``_nrt=False``): it allocates nothing,
