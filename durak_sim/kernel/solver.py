@@ -156,7 +156,7 @@ from .bits import lowest, popcount
 from .config import JIT
 
 #: bump when the search changes meaning (numba's cache does not see edits in imported files)
-SOLVER_VERSION = 5
+SOLVER_VERSION = 6
 
 # action codes (durak_sim.actions)
 A_DEFEND = 36
@@ -410,13 +410,17 @@ def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
                 return -win                                          # S2
         if (ha & ~(15 << (lowest(ha) & ~3))) == 0 and na <= min(6, nd) and nd > na:
             return win                                               # S3
-        bm = 0
+        # S7 / S8: at most one attacker card is beatable by the defender's hand
+        nb = 0
         m = ha
         while m:
-            bm |= ctx[C_BEAT + lowest(m)]
+            if (hd & ctx[C_BEAT + lowest(m)]) != 0:
+                nb += 1
+                if nb > 1:
+                    break
             m &= m - 1
-        if (hd & bm) == 0:
-            return win                                               # S7
+        if nb <= 1:
+            return win                                               # S7, S8
     elif phase == PH_TAKING:
         if natt + popcount(ha) <= lim and (ha & ~(_ranks_mask(tab) & ~((1 << mn) - 1))) == 0:
             return win                                               # S4
