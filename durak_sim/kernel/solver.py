@@ -410,17 +410,21 @@ def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
                 return -win                                          # S2
         if (ha & ~(15 << (lowest(ha) & ~3))) == 0 and na <= min(6, nd) and nd > na:
             return win                                               # S3
-        # S7 / S8: at most one attacker card is beatable by the defender's hand
-        nb = 0
+        # S7 / S8 / S9: the cards the defender can beat are at most one, or all of one rank
+        bt = 0
         m = ha
         while m:
-            if (hd & ctx[C_BEAT + lowest(m)]) != 0:
-                nb += 1
-                if nb > 1:
-                    break
+            c = lowest(m)
+            if (hd & ctx[C_BEAT + c]) != 0:
+                bt |= 1 << c
             m &= m - 1
-        if nb <= 1:
+        if (bt & (bt - 1)) == 0:
             return win                                               # S7, S8
+        if (bt & ~(15 << (lowest(bt) & ~3))) == 0:
+            nb = popcount(bt)
+            nd2 = nd + na - nb
+            if nb <= min(6, nd2) and nd2 > nb:
+                return win                                           # S9
     elif phase == PH_TAKING:
         if natt + popcount(ha) <= lim and (ha & ~(_ranks_mask(tab) & ~((1 << mn) - 1))) == 0:
             return win                                               # S4
