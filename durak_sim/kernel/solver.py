@@ -425,6 +425,31 @@ def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
             nd2 = nd + na - nb
             if nb <= min(6, nd2) and nd2 > nb:
                 return win                                           # S9
+        # S10: S9 after throwing in, during the takes of the unbeatable cards, beatable
+        # cards of their ranks that beat none of them
+        un = ha & ~bt
+        if un != 0 and nd > 1:
+            bu = 0
+            m = un
+            while m:
+                bu |= ctx[C_BEAT + lowest(m)]
+                m &= m - 1
+            cand = bt & _ranks_mask(un) & ~bu
+            room = min(6, nd) - 1
+            dumped = 0
+            while cand:
+                rm = 15 << (lowest(cand) & ~3)
+                if popcount(cand & rm) <= popcount(un & rm) * room:
+                    dumped |= cand & rm
+                cand &= ~rm
+            rest = bt & ~dumped
+            if (rest & (rest - 1)) == 0:
+                return win                                           # S10
+            if (rest & ~(15 << (lowest(rest) & ~3))) == 0:
+                nb = popcount(rest)
+                nd2 = nd + na - nb
+                if nb <= min(6, nd2) and nd2 > nb:
+                    return win                                       # S10
     elif phase == PH_TAKING:
         if natt + popcount(ha) <= lim and (ha & ~(_ranks_mask(tab) & ~((1 << mn) - 1))) == 0:
             return win                                               # S4
