@@ -412,12 +412,17 @@ def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
             return win                                               # S3
         # S7 / S8 / S9: the cards the defender can beat are at most one, or all of one rank
         bt = 0
+        every = True
         m = ha
         while m:
             c = lowest(m)
             if (hd & ctx[C_BEAT + c]) != 0:
                 bt |= 1 << c
+            if (hd & ~ctx[C_BEAT + c]) != 0:
+                every = False
             m &= m - 1
+        if every and na > min(6, nd):
+            return -win                                              # S11
         if (bt & (bt - 1)) == 0:
             return win                                               # S7, S8
         if (bt & ~(15 << (lowest(bt) & ~3))) == 0:
