@@ -101,7 +101,19 @@ quickest any line can end: such openings are not searched when another opening e
 wins. He opens his non-trumps, then his trumps, each suit low to high, one card a bout; the
 defender can never beat (a card he took is lower than or off-suit from every later one, and
 no trump comes before the last non-trump), so he takes every bout, the attacker keeps the
-attack and is out first.
+attack and is out first. The next rules extend S7 (bout starts; the defender may beat the
+cards the rules call "beatable"; "unbeatable": no card of his beats it):
+(S8) at most one attacker card is beatable: he plays the others as in S7, the beatable one
+last: the defender, who took at least one card, still holds a card when the attacker is out.
+(S9) the beatable cards are all of one rank, no more of them than the limit of the last bout
+(``min(6, nd + unbeatable)``), and fewer than the defender's cards then: the unbeatable ones
+as in S7, then S3 with the rest (each matches the opening card's rank).
+(S10) S8 or S9 after throwing in, in the bouts of S7 (the defender takes each), beatable cards
+of an unbeatable card's rank that beat no unbeatable card (room ``min(6, nd) - 1`` a bout,
+counted per rank): the defender can never beat a later card with them.
+(S11) every defender card beats every attacker card and the attacker holds more cards than
+the limit: the defender beats every attack (any card does); then either he is out and the
+attacker is not, or he attacks with cards the attacker cannot beat (S7).
 Distance tests (``t >= 2``, ``t <= -1``) end at once when the threshold is past the deal's
 end: a deal not over lasts at least one more ply, so ``t >= BIG`` fails and ``t <= 1 - BIG``
 holds; this bounds the search of "wins within p plies" to depth p.
@@ -123,7 +135,7 @@ alpha-beta for ``AB_BUDGET`` nodes, and if that does not settle it (and the node
 reached), the tests of the root moves still open run as a depth-first proof-number search
 (df-pn, ``_mid``): it expands the move whose proof (or disproof) looks cheapest, so it finds
 the lines where the big hand has few replies. It is exact: a proof number becomes 0 (or a
-disproof number 0) only from exact facts (deal ends, the rules S1-S5 and S7, alpha-beta tests
+disproof number 0) only from exact facts (deal ends, the rules S1-S5 and S7-S11, alpha-beta tests
 that finished, entries settled so), and it searches the same moves as ``_vs`` (with S6 and the
 equal-value reduction). Details: a new child's numbers are 1 and the number of its mover's
 moves (the proof number of an AND node, the disproof number of an OR node: "df-pn+" style);
@@ -390,7 +402,7 @@ def _child(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, a, ctx):
 @numba.njit(inline="always", **JIT)
 def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
     """Exact value (seat 0's view) of a state with an empty stock when one of the rules
-    S1-S5 or S7 (module docstring) settles it, else 2."""
+    S1-S5 or S7-S11 (module docstring) settles it, else 2."""
     win = 1 if att == 0 else -1  # the attacker wins
     if phase == PH_OPEN:
         nd = popcount(hd)
@@ -410,7 +422,7 @@ def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
                 return -win                                          # S2
         if (ha & ~(15 << (lowest(ha) & ~3))) == 0 and na <= min(6, nd) and nd > na:
             return win                                               # S3
-        # S7 / S8 / S9: the cards the defender can beat are at most one, or all of one rank
+        # S7-S11: the attacker cards the defender can beat (module docstring)
         bt = 0
         every = True
         m = ha
@@ -865,7 +877,7 @@ def _pn_store(k1, k2, tag, pn, dn, work, tt):
 @numba.njit(inline="always", **JIT)
 def _pn_leaf(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, term, t, tag, tt):
     """Proof and disproof numbers of a child as far as known without expanding it: the
-    deal's end, a rule S1-S5/S7, the proof search's entry, the value search's bounds of a
+    deal's end, a rule S1-S5/S7-S11, the proof search's entry, the value search's bounds of a
     bout start; else 1, 1."""
     if term != 2:
         return (0, PN_INF) if term * BIG >= t else (PN_INF, 0)
@@ -913,7 +925,7 @@ def _mid(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, thpn, thdn, ply, tag, 
     """Depth-first proof-number search (df-pn) of the value test ``s >= t`` (t 0 or 1): expand
     the state until its proof number reaches ``thpn`` or its disproof number ``thdn``; returns
     both. Proof number 0: the test holds; disproof number 0: it fails. Only exact facts make a
-    number 0 or ``PN_INF`` (deal ends, rules S1-S5/S7, finished alpha-beta tests, entries
+    number 0 or ``PN_INF`` (deal ends, rules S1-S5/S7-S11, finished alpha-beta tests, entries
     settled so); every other number is a heuristic that steers the search only."""
     tt[C_NODES] += 1
     if tt[C_CAPPED] != 0:
