@@ -255,6 +255,28 @@ def _ranks_mask(tab):
 
 
 @numba.njit(inline="always", **JIT)
+def _below(h):
+    """Every card below the highest card of ``h`` of its suit."""
+    x = h >> 4
+    x |= x >> 4
+    x |= x >> 8
+    x |= x >> 16
+    x |= x >> 32
+    return x
+
+
+@numba.njit(inline="always", **JIT)
+def _above(h):
+    """Every card above the lowest card of ``h`` of its suit."""
+    x = (h << 4) & CARDS
+    x |= (x << 4) & CARDS
+    x |= (x << 8) & CARDS
+    x |= (x << 16) & CARDS
+    x |= (x << 32) & CARDS
+    return x
+
+
+@numba.njit(inline="always", **JIT)
 def _hash(k1, k2):
     h = ((k1 & M32) * 0x2545F491) ^ ((k1 >> 32) * 0x4F6CDD1D) ^ ((k2 & M32) * 0x5851F42D) \
         ^ ((k2 >> 32) * 0x14057B7E)
@@ -411,30 +433,29 @@ def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
             if nd == 1 and (hd & ctx[C_BEAT + lowest(ha)]) != 0:
                 return 0
             return win                                               # S1
-        if nd == 1:
-            m = ha
-            while m:
-                c = lowest(m)
-                if (hd & ctx[C_BEAT + c]) == 0:
-                    break
-                m &= m - 1
-            if m == 0:
-                return -win                                          # S2
+        trumps = ctx[C_TRUMP_MASK]
+        # the attacker cards the defender can beat: below his top card of their suit, or
+        # any non-trump when he holds a trump
+        bt = ha & (_below(hd) | ((~trumps & CARDS) if (hd & trumps) != 0 else 0))
+        if nd == 1 and bt == ha:
+            return -win                                              # S2
         if (ha & ~(15 << (lowest(ha) & ~3))) == 0 and na <= min(6, nd) and nd > na:
             return win                                               # S3
-        # S7-S11: the attacker cards the defender can beat (module docstring)
-        bt = 0
-        every = True
-        m = ha
-        while m:
-            c = lowest(m)
-            if (hd & ctx[C_BEAT + c]) != 0:
-                bt |= 1 << c
-            if (hd & ~ctx[C_BEAT + c]) != 0:
-                every = False
-            m &= m - 1
-        if every and na > min(6, nd):
-            return -win                                              # S11
+        if na > min(6, nd) and bt == ha:
+            # S11: does every defender card beat every attacker card?
+            every = True
+            m = hd
+            while m:
+                d = lowest(m)
+                m &= m - 1
+                bd = (SUIT0 << (d & 3)) & ((1 << d) - 1)
+                if (d & 3) == ctx[C_TRUMP]:
+                    bd |= ~trumps & CARDS
+                if (ha & ~bd) != 0:
+                    every = False
+                    break
+            if every:
+                return -win                                          # S11
         if (bt & (bt - 1)) == 0:
             return win                                               # S7, S8
         if (bt & ~(15 << (lowest(bt) & ~3))) == 0:
@@ -446,11 +467,8 @@ def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
         # cards of their ranks that beat none of them
         un = ha & ~bt
         if un != 0 and nd > 1:
-            bu = 0
-            m = un
-            while m:
-                bu |= ctx[C_BEAT + lowest(m)]
-                m &= m - 1
+            # the cards that beat an unbeatable card
+            bu = _above(un) | (trumps if (un & ~trumps) != 0 else 0)
             cand = bt & _ranks_mask(un) & ~bu
             room = min(6, nd) - 1
             dumped = 0
