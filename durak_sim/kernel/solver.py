@@ -537,9 +537,9 @@ def _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt):
         for g in range(4):
             if g == 0:
                 m = bt & ~trumps & ~rk
-            elif g == 1:
-                m = bt & trumps & ~rk
             elif g == 2:
+                m = bt & trumps & ~rk
+            elif g == 1:
                 m = bt & ~trumps & rk
             else:
                 m = bt & trumps & rk
