@@ -534,15 +534,20 @@ def _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt):
         bt = hd & tt[C_BEAT + unb]
         live = h0 | h1 | tab | tt[C_SUFFIX + sp]
         rk = _ranks_mask(ha)
-        for g in range(4):
-            if g == 0:
-                m = bt & ~trumps & ~rk
-            elif g == 2:
-                m = bt & trumps & ~rk
-            elif g == 1:
-                m = bt & ~trumps & rk
+        # ranks of which the attacker holds two cards or more
+        x = ha & (NIB0 * 3)
+        y = (ha >> 2) & (NIB0 * 3)
+        p1 = (x & NIB0) + ((x >> 1) & NIB0) + (y & NIB0) + ((y >> 1) & NIB0)
+        rk2 = (((p1 >> 1) | (p1 >> 2)) & NIB0) * 15
+        for g in range(6):
+            nt = ~trumps if g < 3 else trumps
+            k = g % 3
+            if k == 0:
+                m = bt & nt & ~rk
+            elif k == 1:
+                m = bt & nt & rk & ~rk2
             else:
-                m = bt & trumps & rk
+                m = bt & nt & rk2
             prev = -1
             prev_single = False
             while m:
