@@ -64,8 +64,8 @@ best draw), the first action that the value search proved winning (drawing), in 
 when every action loses, the one whose refutation took the most nodes in this call ("the most
 resistant", a cheap stand-in for losing slowly), the first such in search order. Search order:
 the table's remembered move, then (open) non-trumps before trumps, a rank single in the hand
-first, low first; (defend) beaters of a rank the attacker lacks first, non-trumps first, low
-first, take last; (throw in) non-trumps first, low first, stop last.
+first, low first; (defend) non-trumps before trumps, each: beaters of a rank the attacker
+lacks, then of a rank he holds once, then the rest, low first; take last; (throw in) non-trumps first, low first, stop last.
 
 Scores and values share the table: entries hold bounds on ``s``; the value tests are ``s >= 1``
 and ``s >= 0``, and since no deal lasts ``BIG`` plies they need no depth.
@@ -530,7 +530,8 @@ def _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt):
                     tt[base + cnt] = c
                     cnt += 1
     elif phase == PH_DEFEND:
-        # beaters whose rank the attacker lacks first, non-trumps first, low first; take last
+        # non-trumps before trumps, each: beaters of a rank the attacker lacks, then of a rank
+        # he holds once, then the rest; low first; take last
         bt = hd & tt[C_BEAT + unb]
         live = h0 | h1 | tab | tt[C_SUFFIX + sp]
         rk = _ranks_mask(ha)
