@@ -308,6 +308,15 @@ KNOWN = [
     # refill (R4): seat 0 opens its last card, seat 1 beats it with 7S and seat 0 draws the
     # face-up AH first; then AH beats seat 1's last card 8D: both go out, a draw
     (position("H", "6S", "7S 8D", stock="AH"), 0, ["attack 6S"]),
+    # S8: seat 1 can beat one card only (6C): seat 0 opens AS and AH, seat 1 takes them, and
+    # 6C goes last, seat 0's last card
+    (position("D", "AS AH 6C", "7C 8C 9C"), 1, ["attack AS", "attack AH"]),
+    # S9: the beatable cards are the two nines: AS first (taken), then both nines in one bout
+    (position("D", "AS 9C 9H", "TC TH 6S"), 1, ["attack AS"]),
+    # S10: KH goes with KS while seat 1 takes it (KH beats neither), 6C is the last card
+    (position("D", "KS KH 6C", "AH 7C 8C"), 1, ["attack KS", "attack KH"]),
+    # S11: every card of seat 1 beats every card of seat 0, who cannot play out in one bout
+    (position("D", "6S 7S 8S", "AD KD"), -1, ["attack 6S", "attack 7S", "attack 8S"]),
 ]
 
 
@@ -459,3 +468,67 @@ def test_benchmark_smoke(capsys):
     assert {"bench", "positions", "mean_ms", "p50_ms", "p99_ms", "max_ms", "mean_nodes",
             "compile_s"} <= set(lines[0])
     assert lines[0]["positions"] == 3 and lines[-1]["bench"] == "solver-playout"
+
+
+# ---- the exact shortcuts at empty-stock bout starts -----------------------------------------
+def static_value(s: St, tt) -> int:
+    """The solver's shortcut verdict (``_static``, S1-S3 and S7-S11 at a bout start with an
+    empty stock) for ``s``: seat 0's value, or 2 when no rule settles it."""
+    i64 = np.int64
+    K._setup(i64(s.trump), np.zeros(2, np.int64), i64(0), tt, i64(1), i64(0))
+    a = s.attacker
+    ha = i64(sum(1 << c for c in s.hands[a]))
+    hd = i64(sum(1 << c for c in s.hands[1 - a]))
+    return int(K._static(ha, hd, i64(0), i64(-1), i64(0), i64(0), i64(a), i64(0),
+                         i64(K.PH_OPEN), tt))
+
+
+def _start(trump: str, attacker_hand: str, defender_hand: str, attacker: int = 0) -> St:
+    hands = [frozenset(), frozenset()]
+    hands[attacker] = frozenset(parse_card(c) for c in attacker_hand.split())
+    hands[1 - attacker] = frozenset(parse_card(c) for c in defender_hand.split())
+    return St(tuple(hands), (), attacker, (), False, 0, "SCDH".index(trump))
+
+
+@pytest.mark.parametrize("trump, att_hand, def_hand, rule, value", [
+    ("D", "AS AH 6C", "7C 8C 9C", "S8", 1),
+    ("D", "AS 9C 9H", "TC TH 6S", "S9", 1),
+    ("D", "KS KH 6C", "AH 7C 8C", "S10", 1),
+    ("D", "6S 7S 8S", "AD KD", "S11", -1),
+    ("D", "6S 7S 8S", "AD KD 9H", "none", 2),     # 9H beats no spade: S11 does not hold
+    ("D", "KS KH 6C 7C", "AH 8C 9C", "none", 2),  # two beatable cards of two ranks left
+])
+@pytest.mark.parametrize("attacker", [0, 1])
+def test_static_rules(trump, att_hand, def_hand, rule, value, attacker):
+    """Each new shortcut on a position built for it (the older rules do not settle them),
+    checked against the brute force; the value is the attacker's."""
+    s = _start(trump, att_hand, def_hand, attacker)
+    v = static_value(s, K.new_table(8))
+    if value == 2:
+        assert v == 2, rule
+        return
+    assert v == (value if attacker == 0 else -value), rule
+    assert bf_solve(s)[0] == v, rule
+
+
+def test_static_rules_agree_with_brute_force():
+    """Random empty-stock bout starts, lopsided on purpose (where the rules apply): every
+    verdict of the shortcuts equals the brute force's value."""
+    rng = random.Random(20261130)
+    tt = K.new_table(8)
+    fired = 0
+    for _ in range(300):
+        na = rng.randint(2, 6)
+        nd = rng.randint(1, 8 - na)
+        deck = list(range(36))
+        rng.shuffle(deck)
+        att = rng.randrange(2)
+        hands = [frozenset(), frozenset()]
+        hands[att] = frozenset(deck[:na])
+        hands[1 - att] = frozenset(deck[na:na + nd])
+        s = St(tuple(hands), (), att, (), False, 0, rng.randrange(4))
+        v = static_value(s, tt)
+        if v != 2:
+            fired += 1
+            assert bf_solve(s)[0] == v, s
+    assert fired >= 100
