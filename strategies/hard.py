@@ -23,7 +23,8 @@ Two regimes, by the stock size ``k`` (face-up trump included):
   value test alpha-beta has not settled within ``AB_BUDGET`` nodes the exact proof-number
   fallback (solver module docstring). In ``bench_hard_endgame.py --deals 10000`` against
   normal it cut the capped decisions from 334 to 241 of about 123,000 (hard version 4;
-  version 3 was alpha-beta alone).
+  version 3 was alpha-beta alone). Version 5 plays with solver version 6: the exact
+  shortcuts S8-S11 for lopsided empty-stock bout starts and a better defence order.
 * otherwise -- the ``normal`` heuristic (R10.3), which already uses the same memory
   (opponent's known cards, what it failed to beat) to save trumps and throw in what cannot be
   beaten, with one change: where normal would beat with a trump in a bout in which the
@@ -62,7 +63,7 @@ from durak_sim.strategies.normal import decide as normal_decide
 #: benchmarks/bench_hard_endgame.py
 NODE_CAP = 1_000_000
 #: bump when Hard's play changes (numba's cache does not see edits in imported modules)
-HARD_VERSION = 4
+HARD_VERSION = 5
 #: the take-instead-of-trumping rule before the endgame (module docstring)
 TAKE_TRUMPS_MINSTOCK = 3
 TAKE_TRUMPS_TABLE = 6
