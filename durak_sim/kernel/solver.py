@@ -65,7 +65,8 @@ when every action loses, the one whose refutation took the most nodes in this ca
 resistant", a cheap stand-in for losing slowly), the first such in search order. Search order:
 the table's remembered move, then (open) non-trumps before trumps, a rank single in the hand
 first, low first; (defend) non-trumps before trumps, each: beaters of a rank the attacker
-lacks, then of a rank he holds once, then the rest, low first; take last; (throw in) non-trumps first, low first, stop last.
+lacks, then of a rank he holds once, then the rest, low first; take last; (throw in)
+non-trumps first, low first, stop last.
 
 Scores and values share the table: entries hold bounds on ``s``; the value tests are ``s >= 1``
 and ``s >= 0``, and since no deal lasts ``BIG`` plies they need no depth.
@@ -157,6 +158,14 @@ cap hits from 334 to 241 of about 123,000 endgame decisions (0.27% to 0.20%) wit
 deals per second (979 on one thread against 900-940); against easy (300 deals) from 7.3% to
 5.3%, with the mean decision 6.4 ms to 4.2 ms. ``durak-sim solve`` and the hard AI (from its
 version 4) use it.
+
+Version 6 added the shortcuts S8-S11 and the defence order above (non-trumps first, then by
+how many cards of the beater's rank the attacker holds). On the same 92 endgames it solves
+66 within 1M nodes and 88 within 20M (197M nodes in all instead of 337M); 1,500 ordinary
+endgames of the same log take 5.5M nodes instead of 9.5M; replaying the log's 48,847
+decisions in order (one stamp per deal and seat, as in play) at a 1M cap, 24 hit the cap
+instead of 55 and the nodes fell from 155M to 99M. No value changed: every position solved
+by both versions has the same value, and the rules' verdicts match the tests' brute force.
 
 ``_vs`` is compiled without numba's reference counting (``_nrt=False``): it allocates nothing,
 and the count updates of the array argument at every call cost about half its time.
