@@ -328,15 +328,19 @@ def test_known_positions(i):
     if value is not None:
         assert r.value == value
         assert r.best_actions == best
-    s = St((frozenset(_cards(p.hands[0])), frozenset(_cards(p.hands[1]))), p.stock, p.attacker,
-           p.table, p.taking, p.bout_limit or 0, p.trump_suit)
-    v, opt = bf_solve(s)
+    v, opt = bf_solve(_state(p))
     assert r.value == v
     assert r.best_actions == [action_str(a, p.unbeaten) for a in opt]
 
 
 def _cards(mask: int) -> list[int]:
     return [c for c in range(36) if mask >> c & 1]
+
+
+def _state(p: Position) -> St:
+    """The brute force's state of a position."""
+    return St((frozenset(_cards(p.hands[0])), frozenset(_cards(p.hands[1]))), p.stock,
+              p.attacker, p.table, p.taking, p.bout_limit or 0, p.trump_suit)
 
 
 def test_finished_deal_is_not_searched():
@@ -483,13 +487,6 @@ def static_value(s: St, tt) -> int:
                          i64(K.PH_OPEN), tt))
 
 
-def _start(trump: str, attacker_hand: str, defender_hand: str, attacker: int = 0) -> St:
-    hands = [frozenset(), frozenset()]
-    hands[attacker] = frozenset(parse_card(c) for c in attacker_hand.split())
-    hands[1 - attacker] = frozenset(parse_card(c) for c in defender_hand.split())
-    return St(tuple(hands), (), attacker, (), False, 0, "SCDH".index(trump))
-
-
 @pytest.mark.parametrize("trump, att_hand, def_hand, rule, value", [
     ("D", "AS AH 6C", "7C 8C 9C", "S8", 1),
     ("D", "AS 9C 9H", "TC TH 6S", "S9", 1),
@@ -502,7 +499,8 @@ def _start(trump: str, attacker_hand: str, defender_hand: str, attacker: int = 0
 def test_static_rules(trump, att_hand, def_hand, rule, value, attacker):
     """Each new shortcut on a position built for it (the older rules do not settle them),
     checked against the brute force; the value is the attacker's."""
-    s = _start(trump, att_hand, def_hand, attacker)
+    hands = (att_hand, def_hand) if attacker == 0 else (def_hand, att_hand)
+    s = _state(position(trump, *hands, attacker=attacker))
     v = static_value(s, K.new_table(8))
     if value == 2:
         assert v == 2, rule

@@ -452,18 +452,10 @@ def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
             return win                                               # S3
         if na > min(6, nd) and bt == ha:
             # S11: does every defender card beat every attacker card?
-            every = True
-            m = hd
-            while m:
-                d = lowest(m)
+            m = ha
+            while m and (hd & ~ctx[C_BEAT + lowest(m)]) == 0:
                 m &= m - 1
-                bd = (SUIT0 << (d & 3)) & ((1 << d) - 1)
-                if (d & 3) == ctx[C_TRUMP]:
-                    bd |= ~trumps & CARDS
-                if (ha & ~bd) != 0:
-                    every = False
-                    break
-            if every:
+            if m == 0:
                 return -win                                          # S11
         if (bt & (bt - 1)) == 0:
             return win                                               # S7, S8
