@@ -1,7 +1,15 @@
 """jit options, in one place. Every kernel function is module-level and cached on disk."""
+import os
 import warnings
 
-from numba.core.errors import NumbaExperimentalFeatureWarning
+# numba's OpenMP threading layer (libgomp, which reads this when the first parallel call
+# loads it) lets its idle workers spin after every parallel call: about 10 ms of CPU a call
+# here, taken from whatever the process does next (a tournament stores one chunk while the
+# kernel plays the next). Passive waiting costs nothing measurable per call. A user's own
+# setting wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
+from numba.core.errors import NumbaExperimentalFeatureWarning  # noqa: E402
 
 # strategies are passed to the kernel as first-class functions (compiled once, cached)
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
