@@ -13,7 +13,9 @@ most the face-up trump (the endgame, where hard must play perfectly):
   is solved the same way: the decision **keeps** the value when both are equal (a move can
   never improve the value, so "left" means a won or drawn endgame thrown away);
 * hard's own search reports whether its node cap (``strategies/hard.py`` ``NODE_CAP``) was
-  hit: ``cap_hits`` counts those decisions (target: under 0.1% of endgame decisions);
+  hit: ``cap_hits`` counts those decisions (target: under 0.1% of endgame decisions), with
+  ``cap_hit_rate_ci95`` (bootstrap over whole deals: hits cluster in a deal's endgame) and
+  ``deals_with_cap_hits``;
 * the decision is timed (``decide`` alone).
 
 The independent solves get ``--verify-cap`` nodes each (0: none); a decision whose check
@@ -68,8 +70,9 @@ def run(args: tuple) -> dict:
     stamp = 0
     out = {"games": 0, "endgame_decisions": 0, "cap_hits": 0, "kept": 0, "left": 0,
            "left_uncapped": 0, "unverified": 0, "hard_wins": 0, "times": [],
-           "left_examples": []}
+           "left_examples": [], "deal_decisions": [], "deal_caps": []}
     for deal in range(lo, hi):
+        decisions0, caps0 = out["endgame_decisions"], out["cap_hits"]
         for hard_seat in (0, 1):
             names = [HARD, opponent] if hard_seat == 0 else [opponent, HARD]
             game = ReferenceGame.new(seed, deal)
@@ -110,7 +113,25 @@ def run(args: tuple) -> dict:
             out["games"] += 1
             r = game.result()
             out["hard_wins"] += int(r["durak"] is not None and r["durak"] != hard_seat)
+        out["deal_decisions"].append(out["endgame_decisions"] - decisions0)
+        out["deal_caps"].append(out["cap_hits"] - caps0)
     return out
+
+
+def rate_interval(caps: np.ndarray, decisions: np.ndarray, n_boot: int = 2000,
+                  seed: int = 0) -> list[float]:
+    """95% percentile-bootstrap interval of ``caps.sum() / decisions.sum()``, resampling
+    whole deals: a deal's endgame decisions (both seatings, one search table per game)
+    share its positions, so cap hits come in clusters and a binomial interval would be
+    too narrow."""
+    rng = np.random.default_rng(seed)
+    n = len(caps)
+    if n == 0 or decisions.sum() == 0:
+        return [float("nan"), float("nan")]
+    w = rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot)  # resampled deal counts
+    rates = (w @ caps) / np.maximum(w @ decisions, 1)
+    lo, hi = np.percentile(rates, [2.5, 97.5])
+    return [round(float(lo), 6), round(float(hi), 6)]
 
 
 def main(argv=None) -> int:
@@ -141,10 +162,15 @@ def main(argv=None) -> int:
              ("games", "endgame_decisions", "cap_hits", "kept", "left", "left_uncapped",
               "unverified", "hard_wins")}
     times = np.concatenate([np.array(r["times"], float) for r in results]) * 1000
+    deal_caps = np.concatenate([np.array(r["deal_caps"], np.int64) for r in results])
+    deal_decisions = np.concatenate([np.array(r["deal_decisions"], np.int64)
+                                     for r in results])
     n = max(1, total["endgame_decisions"])
     line = {"bench": "hard-endgame", "opponent": args.opponent, "seed": args.seed,
             "deals": args.deals, **total,
             "cap_hit_rate": round(total["cap_hits"] / n, 6),
+            "cap_hit_rate_ci95": rate_interval(deal_caps, deal_decisions),
+            "deals_with_cap_hits": int((deal_caps > 0).sum()),
             "hard_win_rate": round(total["hard_wins"] / max(1, total["games"]), 5),
             "endgame_mean_ms": round(float(times.mean()), 4) if len(times) else None,
             "endgame_p99_ms": round(float(np.percentile(times, 99)), 4) if len(times) else None,

@@ -27,3 +27,28 @@ def test_hard_endgame_benchmark_checks_every_endgame_decision():
     assert line["endgame_decisions"] > 0
     assert line["kept"] + line["left"] + line["unverified"] == line["endgame_decisions"]
     assert line["left_uncapped"] == 0
+    lo, hi = line["cap_hit_rate_ci95"]
+    assert 0 <= lo <= line["cap_hit_rate"] <= hi <= 1
+    assert line["deals_with_cap_hits"] <= min(20, line["cap_hits"])
+
+
+def test_cap_hit_interval_resamples_whole_deals():
+    """Without clustering (one decision a deal) the deal bootstrap is the binomial interval
+    (Wilson's, scipy); with the same hits packed into few deals it is wider."""
+    import numpy as np
+    import scipy.stats
+
+    sys.path.insert(0, str(BENCH))
+    try:
+        from bench_hard_endgame import rate_interval
+    finally:
+        sys.path.remove(str(BENCH))
+    caps = np.zeros(20_000, np.int64)
+    caps[:100] = 1
+    lo, hi = rate_interval(caps, np.ones(20_000, np.int64))
+    wilson = scipy.stats.binomtest(100, 20_000).proportion_ci(method="wilson")
+    assert abs(lo - wilson.low) < 0.0004 and abs(hi - wilson.high) < 0.0004
+    packed = np.zeros(20_000, np.int64)
+    packed[:10] = 10
+    plo, phi = rate_interval(packed, np.ones(20_000, np.int64))
+    assert phi - plo > 2 * (hi - lo)
