@@ -5,7 +5,9 @@ import warnings
 # numba's OpenMP threading layer (libgomp, which reads this when the first parallel call
 # loads it) lets its idle workers spin after every parallel call: about 10 ms of CPU a call
 # here, taken from whatever the process does next (a tournament stores one chunk while the
-# kernel plays the next). Passive waiting costs nothing measurable per call. A user's own
+# kernel plays the next). Passive waiting costs instead about 0.3 ms of wake-up per call:
+# nothing next to a tournament's or a match's calls (0.1-0.5 s each), 7% of an SPRT block
+# of 1,000 random-vs-easy pairs (4.1 ms against 3.8 ms, medians of six). A user's own
 # setting wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
