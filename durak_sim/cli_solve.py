@@ -45,7 +45,8 @@ def _human(i: int, n: int, position, result) -> str:
 @click.command("solve")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
 @click.option("--json", "as_json", is_flag=True,
-              help="One JSON object per position: value, best_actions, nodes, seconds.")
+              help="One JSON object per position: value, best_actions, nodes, seconds "
+                   "(and \"exact\": false when --node-cap stopped the search).")
 @click.option("--node-cap", type=click.IntRange(min=0), default=0, show_default=True,
               help="Stop each value search after about this many nodes (0: no limit); the "
                    "answer is then not exact.")

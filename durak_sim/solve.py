@@ -45,9 +45,16 @@ class SolveResult:
     stats: dict = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict:
-        """The ``--json`` form (spec/position.md): value, best_actions, nodes, seconds."""
-        return {"value": self.value, "best_actions": list(self.best_actions),
-                "nodes": self.nodes, "seconds": round(self.seconds, 6)}
+        """The ``--json`` form (spec/position.md): value, best_actions, nodes, seconds; and
+        ``"exact": false`` (``"order_exact": false``) when a cap stopped the search (cut the
+        order short): an exact answer has exactly the spec's keys."""
+        d = {"value": self.value, "best_actions": list(self.best_actions),
+             "nodes": self.nodes, "seconds": round(self.seconds, 6)}
+        if not self.exact:
+            d["exact"] = False
+        elif not self.order_exact:
+            d["order_exact"] = False
+        return d
 
 
 class _Solver:
