@@ -2,6 +2,7 @@
 
     python benchmarks/bench_hard_endgame.py [--deals 10000] [--opponent normal] [--seed 11]
                                             [--jobs 2] [--verify-cap 20000000]
+                                            [--dump-capped FILE]
 
 Plays ``--deals`` deals twice (hard in seat 0, then in seat 1) against ``--opponent`` on the
 reference engine, which calls hard's compiled ``decide`` exactly as the kernel does (same
@@ -17,6 +18,9 @@ most the face-up trump (the endgame, where hard must play perfectly):
   ``cap_hit_rate_ci95`` (bootstrap over whole deals: hits cluster in a deal's endgame) and
   ``deals_with_cap_hits``;
 * the decision is timed (``decide`` alone).
+
+``--dump-capped FILE`` writes the position of every capped decision (before hard's move) to
+FILE, one ``durak-sim/position/1`` object a line in deal order, for ``durak-sim solve FILE``.
 
 The independent solves get ``--verify-cap`` nodes each (0: none); a decision whose check
 ran out of nodes is counted ``unverified``, never as kept. Prints one JSON line; the exit
@@ -54,6 +58,16 @@ def _value(game, solver, tt, stamp, cap, stats) -> int | None:
     return None if stats[1] else int(v)
 
 
+def _position(game):
+    """The reference game's position (spec/position.md)."""
+    from durak_sim.position import Position
+
+    return Position(trump_suit=game.trump_suit, hands=(game.hands[0], game.hands[1]),
+                    stock=tuple(game.stock), attacker=game.attacker,
+                    table=tuple((a, d) for a, d in game.table), taking=bool(game.taking),
+                    bout_limit=game.bout_limit if game.table else None)
+
+
 def run(args: tuple) -> dict:
     """One worker: the deals ``lo..hi-1`` of the seed, both seatings."""
     seed, lo, hi, opponent, verify_cap, log2 = args
@@ -70,7 +84,7 @@ def run(args: tuple) -> dict:
     stamp = 0
     out = {"games": 0, "endgame_decisions": 0, "cap_hits": 0, "kept": 0, "left": 0,
            "left_uncapped": 0, "unverified": 0, "hard_wins": 0, "times": [],
-           "left_examples": [], "deal_decisions": [], "deal_caps": []}
+           "left_examples": [], "deal_decisions": [], "deal_caps": [], "capped_positions": []}
     for deal in range(lo, hi):
         decisions0, caps0 = out["endgame_decisions"], out["cap_hits"]
         for hard_seat in (0, 1):
@@ -89,11 +103,13 @@ def run(args: tuple) -> dict:
                 code = int(strategies[names[seat]].decide(
                     obs, legal_array(legal), hist_for_strategy(game), rngs[seat], mems[seat]))
                 dt = time.perf_counter() - t
+                capped = endgame and int(mems[seat][hard.M_STATS + 1] != 0)
+                if capped:
+                    out["capped_positions"].append(_position(game).to_json())
                 game.apply(code)
                 if endgame:
                     out["endgame_decisions"] += 1
                     out["times"].append(dt)
-                    capped = int(mems[seat][hard.M_STATS + 1] != 0)
                     out["cap_hits"] += capped
                     stamp += 1
                     after = _value(game, solver, tt, stamp, verify_cap, stats)
@@ -143,6 +159,8 @@ def main(argv=None) -> int:
     ap.add_argument("--verify-cap", type=int, default=20_000_000,
                     help="node cap of each independent check (0: none)")
     ap.add_argument("--tt-log2", type=int, default=20, help="the checker's table size")
+    ap.add_argument("--dump-capped", metavar="FILE", default=None,
+                    help="write the capped decisions' positions here (JSON Lines)")
     args = ap.parse_args(argv)
 
     # load (or compile) everything once before the workers start, and time it apart
@@ -179,6 +197,9 @@ def main(argv=None) -> int:
             "compile_s": round(compile_s, 2),
             "left_examples": [e for r in results for e in r["left_examples"]][:5]}
     print(json.dumps(line), flush=True)
+    if args.dump_capped:
+        with open(args.dump_capped, "w", encoding="utf-8") as f:
+            f.writelines(p + "\n" for r in results for p in r["capped_positions"])
     return 1 if total["left"] else 0
 
 

@@ -18,9 +18,11 @@ def test_kernel_benchmark_prints_json_lines():
     assert any(x["bench"] == "kernel-summary" for x in lines)
 
 
-def test_hard_endgame_benchmark_checks_every_endgame_decision():
+def test_hard_endgame_benchmark_checks_every_endgame_decision(tmp_path):
+    dump = tmp_path / "capped.jsonl"
     out = subprocess.run([sys.executable, str(BENCH / "bench_hard_endgame.py"), "--deals", "20",
-                          "--jobs", "1", "--verify-cap", "5000000", "--tt-log2", "16"],
+                          "--jobs", "1", "--verify-cap", "5000000", "--tt-log2", "16",
+                          "--dump-capped", str(dump)],
                          capture_output=True, text=True, check=True).stdout
     line = json.loads(out)
     assert line["bench"] == "hard-endgame" and line["games"] == 40
@@ -30,6 +32,12 @@ def test_hard_endgame_benchmark_checks_every_endgame_decision():
     lo, hi = line["cap_hit_rate_ci95"]
     assert 0 <= lo <= line["cap_hit_rate"] <= hi <= 1
     assert line["deals_with_cap_hits"] <= min(20, line["cap_hits"])
+    # one position (spec/position.md, for durak-sim solve) per capped decision
+    from durak_sim.position import Position
+
+    lines = dump.read_text().splitlines()
+    assert len(lines) == line["cap_hits"]
+    assert all(Position.from_json(x).to_move is not None for x in lines)
 
 
 def test_cap_hit_interval_resamples_whole_deals():
