@@ -41,9 +41,13 @@ def _command_line() -> str:
                    f"[default: {CHUNK_DEALS}]")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress bar on stderr (only when it is a terminal).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Play the chunks on the workers of this dask.distributed scheduler "
+                   "(tcp://host:8786; needs durak-sim[distributed]); this process stores "
+                   "them. --threads is then per task (default: the worker's cores).")
 @plugin_option
 def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, chunk_deals,
-                       progress, plugins):
+                       progress, scheduler, plugins):
     """Play every pairing of STRATEGY ... (default: every built-in level) over the same
     seeded deals, store every game, and write a report.
 
@@ -67,7 +71,7 @@ def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, 
         result = run_tournament(list(strategies) or None, deals, seed, out, threads,
                                 gauntlet=gauntlet, resume=resume is not None,
                                 progress=progress, chunk_deals=chunk_deals, plugins=plugins,
-                                command=_command_line())
+                                command=_command_line(), scheduler=scheduler)
     except TournamentInterrupted as exc:
         click.echo(f"durak-sim: {exc}", err=True)
         click.echo(f"resume with: {exc.resume_command}", err=True)

@@ -68,13 +68,18 @@ TIMING = "timing.json"
 class TournamentInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped a tournament; every finished chunk is saved in ``out``."""
 
-    def __init__(self, out: Path, chunks_done: int, chunks_total: int):
+    def __init__(self, out: Path, chunks_done: int, chunks_total: int,
+                 scheduler: str | None = None):
         super().__init__(f"interrupted: {chunks_done} of {chunks_total} chunks saved in {out}")
         self.out, self.chunks_done, self.chunks_total = Path(out), chunks_done, chunks_total
+        self.scheduler = scheduler
 
     @property
     def resume_command(self) -> str:
-        return f"durak-sim tournament --resume {_quote(str(self.out))}"
+        cmd = f"durak-sim tournament --resume {_quote(str(self.out))}"
+        if self.scheduler is not None:
+            cmd += f" --scheduler {_quote(self.scheduler)}"
+        return cmd
 
 
 def _quote(s: str) -> str:
@@ -254,12 +259,18 @@ class TournamentResult:
     report_seconds: float = 0.0
     report_cpu_seconds: float = 0.0
     threads: int | None = None
+    workers: int | None = None
     report: "object | None" = None
     chunk_counts: dict = field(default_factory=dict, repr=False)
 
     @property
     def deals_per_second(self) -> float:
         return self.deals_played / self.kernel_seconds if self.kernel_seconds > 0 else float("nan")
+
+    def _where(self) -> str:
+        if self.workers is not None:
+            return f"per task, on {self.workers} dask worker{'s' if self.workers != 1 else ''}"
+        return f"on {self.threads} thread{'s' if self.threads != 1 else ''}"
 
     def print(self, console=None) -> None:
         """The report's tables and this session's timing, as aligned rich tables."""
@@ -275,8 +286,8 @@ class TournamentResult:
         if self.deals_played:
             console.print(f"played {self.deals_played:,} deals x 2 seats in "
                           f"{self.kernel_seconds:.2f} s of kernel time "
-                          f"({self.deals_per_second:,.0f} deals/s on {self.threads} "
-                          f"thread{'s' if self.threads != 1 else ''}; "
+                          f"({self.deals_per_second:,.0f} deals/s "
+                          f"{self._where()}; "
                           f"compile/load {self.compile_seconds:.2f} s apart); "
                           f"session {self.seconds:.2f} s")
         else:
@@ -419,7 +430,8 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
                    resume: bool = False, progress: bool = True, *,
                    chunk_deals: int | None = None, rules: Rules | None = None,
                    plugins: Sequence[str] = (), command: str | None = None,
-                   report: bool = True, console=None) -> TournamentResult:
+                   report: bool = True, console=None,
+                   scheduler: str | None = None) -> TournamentResult:
     """Play (or, with ``resume``, continue) a tournament and store every finished chunk.
 
     ``strategies``: the field (default every built-in level); ``gauntlet``: one strategy
@@ -431,7 +443,9 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
     progress bar on stderr when it is a terminal; ``chunk_deals``: deal indices per stored
     chunk (:data:`CHUNK_DEALS`); ``report``: build the report at the end
     (:func:`durak_sim.report.build_report`); ``command``: the command line to record in
-    the manifest (default ``sys.argv``).
+    the manifest (default ``sys.argv``); ``scheduler``: the address of a dask.distributed
+    scheduler whose workers play the chunks (:mod:`durak_sim.cluster`; this process stores
+    them, and the results are the same bytes as a local run's).
 
     With ``resume`` the tournament stored in ``out`` continues; options left ``None`` are
     taken from its manifest and options given must agree with it (else ``UserError``).
@@ -466,33 +480,52 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
                              chunk_deals=CHUNK_DEALS if chunk_deals is None else chunk_deals,
                              gauntlet=gauntlet, rules=rules or Rules(), plugins=plugins)
         out = Path(out) if out is not None else default_out_dir(config.seed)
-        _new_out_dir(out)
         manifest = Manifest(config=config.to_dict(),
                             provenance={"package_version": __version__, "command": command,
                                         "started": datetime.now().isoformat(timespec="seconds")},
                             chunks=[])
 
-    with DirectoryLock(out):
-        if resume:
-            remove_temporaries(out)
-            manifest.provenance.setdefault("resumed", []).append(
-                {"command": command, "package_version": __version__,
-                 "at": datetime.now().isoformat(timespec="seconds")})
-            _drop_damaged(out, manifest)
-        manifest.save(out)
-        result = _play(out, config, manifest, threads, progress, console, t_start,
-                       prefetch=report)
-        result.seconds = time.perf_counter() - t_start
-        _write_timing(out, result, t_start)
-        if result.complete and report:
-            from .report import build_report
+    cluster = None
+    if scheduler is not None:
+        from .cluster import Cluster
 
-            t, c = time.perf_counter(), cpu_seconds()
-            result.report = build_report(out, known=result.chunk_counts)
-            result.report_seconds = time.perf_counter() - t
-            result.report_cpu_seconds = cpu_seconds() - c
-            result.seconds = time.perf_counter() - t_start
-            _write_timing(out, result, t_start, replace_last=True)
+        cluster = Cluster(scheduler, config, threads)   # refuses a cluster that cannot play it
+    try:
+        if not resume:
+            _new_out_dir(out)
+        with DirectoryLock(out):
+            return _run_locked(out, config, manifest, resume, command, threads, progress,
+                               console, t_start, report, cluster)
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def _run_locked(out: Path, config: TournamentConfig, manifest: Manifest, resume: bool,
+                command: str, threads, progress, console, t_start: float, report: bool,
+                cluster) -> TournamentResult:
+    from . import __version__
+
+    if resume:
+        remove_temporaries(out)
+        manifest.provenance.setdefault("resumed", []).append(
+            {"command": command, "package_version": __version__,
+             "at": datetime.now().isoformat(timespec="seconds")})
+        _drop_damaged(out, manifest)
+    manifest.save(out)
+    result = _play(out, config, manifest, threads, progress, console, t_start,
+                   prefetch=report, cluster=cluster)
+    result.seconds = time.perf_counter() - t_start
+    _write_timing(out, result, t_start)
+    if result.complete and report:
+        from .report import build_report
+
+        t, c = time.perf_counter(), cpu_seconds()
+        result.report = build_report(out, known=result.chunk_counts)
+        result.report_seconds = time.perf_counter() - t
+        result.report_cpu_seconds = cpu_seconds() - c
+        result.seconds = time.perf_counter() - t_start
+        _write_timing(out, result, t_start, replace_last=True)
     return result
 
 
@@ -523,8 +556,30 @@ def _prefetch_report() -> None:
         pass
 
 
+def _local_chunks(todo, strats, config, threads, advance, block, describe):
+    """Play the chunks of ``todo`` in order here; yield each as
+    ``(a, b, lo, hi, games, kernel s, compile s)``."""
+    for a, b, lo, hi in todo:
+        describe(f"{a} vs {b}")
+        games, k_s, c_s = _play_chunk([strats[a], strats[b]], config, lo, hi, threads,
+                                      advance, block)
+        yield a, b, lo, hi, games, k_s, c_s
+
+
+def _cluster_chunks(cluster, todo, advance, describe):
+    """The chunks of ``todo`` played by a dask cluster, as they finish (same items)."""
+    describe(f"on {cluster.workers} dask worker{'s' if cluster.workers != 1 else ''}")
+    played = cluster.play(todo)
+    try:
+        for item in played:
+            advance(item[3] - item[2])
+            yield item
+    finally:
+        played.close()
+
+
 def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, progress,
-          console, t_start: float, prefetch: bool = False) -> TournamentResult:
+          console, t_start: float, prefetch: bool = False, cluster=None) -> TournamentResult:
     from .play import cpu_count
 
     names = list(config.strategies)
@@ -536,7 +591,8 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
     total_chunks = len(ranges) * len(pairings)
     result = TournamentResult(out=out, config=config, complete=not todo,
                               chunks_done=total_chunks - len(todo), chunks_total=total_chunks,
-                              threads=threads or cpu_count())
+                              threads=threads or cpu_count(),
+                              workers=cluster.workers if cluster is not None else None)
     if not todo:
         return result
     strats = {n: s for n, s in zip(names, resolve_strategies(names))}
@@ -567,6 +623,7 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
             result.chunks_done += 1
             result.chunk_counts[(rel, sha)] = counts
 
+    played = None
     try:
         with bar as p:
             task = p.add_task("tournament", total=total_deals, completed=done_deals) \
@@ -577,12 +634,15 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
                 if p is not None:
                     p.advance(task, n)
 
-            for a, b, lo, hi in todo:
+            def describe(text: str) -> None:
                 if p is not None:
-                    p.update(task, description=f"{a} vs {b}")
-                # the kernel plays this chunk while the previous ones are being stored
-                games, k_s, c_s = _play_chunk([strats[a], strats[b]], config, lo, hi,
-                                              threads, advance, block)
+                    p.update(task, description=text)
+
+            # the kernel (here, or a dask cluster's workers) plays the next chunks while
+            # the previous ones are being stored
+            played = _cluster_chunks(cluster, todo, advance, describe) if cluster is not None \
+                else _local_chunks(todo, strats, config, threads, advance, block, describe)
+            for a, b, lo, hi, games, k_s, c_s in played:
                 result.kernel_seconds += k_s
                 result.compile_seconds += c_s
                 # up to STORE_QUEUE chunks wait to be stored (the first ones wait for the
@@ -594,6 +654,8 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
                                                   (index[a], index[b]), games)))
             finish()
     except BaseException as exc:
+        if played is not None:
+            played.close()   # a cluster's unfinished chunks are cancelled
         # whatever stopped the play, the chunks being stored are played: let them finish
         try:
             finish()
@@ -609,7 +671,8 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
             _write_timing(out, result, t_start)
         except (OSError, StorageError):  # pragma: no cover - a courtesy, never an error
             pass
-        raise TournamentInterrupted(out, result.chunks_done, total_chunks) from None
+        raise TournamentInterrupted(out, result.chunks_done, total_chunks,
+                                    cluster.address if cluster is not None else None) from None
     finally:
         store.shutdown(wait=True)
         if prefetcher is not None:
@@ -665,7 +728,8 @@ def _write_timing(out: Path, result: TournamentResult, t_start: float,
     if replace_last and sessions:
         sessions.pop()
     sessions.append({
-        "threads": result.threads, "deals_played": result.deals_played,
+        "threads": result.threads, "dask_workers": result.workers,
+        "deals_played": result.deals_played,
         "games_played": 2 * result.deals_played,
         "kernel_seconds": round(result.kernel_seconds, 4),
         "compile_seconds": round(result.compile_seconds, 4),
