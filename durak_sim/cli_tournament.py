@@ -44,7 +44,8 @@ def _command_line() -> str:
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Play the chunks on the workers of this dask.distributed scheduler "
                    "(tcp://host:8786; needs durak-sim[distributed]); this process stores "
-                   "them. --threads is then per task (default: the worker's cores).")
+                   "them. --threads is then per task (default: the worker machine's cores "
+                   "shared among the task slots of its workers).")
 @plugin_option
 def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, chunk_deals,
                        progress, scheduler, plugins):

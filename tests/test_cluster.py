@@ -137,3 +137,19 @@ def _task_threads(host_slots):
     from durak_sim.cluster import _worker_threads
 
     return _worker_threads(host_slots)
+
+
+def test_without_dask_the_scheduler_option_says_what_to_install(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from durak_sim.cli import main
+
+    monkeypatch.setitem(sys.modules, "distributed", None)   # import distributed fails
+    res = CliRunner().invoke(main, ["tournament", "random", "easy", "--deals", "10",
+                                    "--out", str(tmp_path / "t"),
+                                    "--scheduler", "tcp://127.0.0.1:9"])
+    assert res.exit_code == 2
+    assert res.stderr.strip().splitlines() == [
+        "durak-sim: error: --scheduler needs dask.distributed: pip install "
+        "'durak-sim[distributed]'"]
+    assert not (tmp_path / "t").exists()
