@@ -244,6 +244,8 @@ class TournamentResult:
     deal indices x pairings played in this session; ``seconds``: wall time of this session;
     ``kernel_seconds``/``compile_seconds``: of its play; ``report_seconds``,
     ``report_cpu_seconds``: wall and CPU time of the report (its plot workers included);
+    ``threads``: kernel threads (on a dask cluster: per task, ``None`` for the default);
+    ``workers``: the dask workers that played (``None`` for a local run);
     ``chunk_counts``: the :class:`durak_sim.stats.GameCounts` of every chunk stored in this
     session, by ``(file, sha256)`` (the report does not read those chunks again)."""
 
@@ -269,7 +271,7 @@ class TournamentResult:
 
     def _where(self) -> str:
         if self.workers is not None:
-            return f"per task, on {self.workers} dask worker{'s' if self.workers != 1 else ''}"
+            return f"per task, {_dask_workers(self.workers)}"
         return f"on {self.threads} thread{'s' if self.threads != 1 else ''}"
 
     def print(self, console=None) -> None:
@@ -566,9 +568,13 @@ def _local_chunks(todo, strats, config, threads, advance, block, describe):
         yield a, b, lo, hi, games, k_s, c_s
 
 
+def _dask_workers(n: int) -> str:
+    return f"on {n} dask worker{'s' if n != 1 else ''}"
+
+
 def _cluster_chunks(cluster, todo, advance, describe):
     """The chunks of ``todo`` played by a dask cluster, as they finish (same items)."""
-    describe(f"on {cluster.workers} dask worker{'s' if cluster.workers != 1 else ''}")
+    describe(_dask_workers(cluster.workers))
     played = cluster.play(todo)
     try:
         for item in played:
@@ -591,7 +597,7 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
     total_chunks = len(ranges) * len(pairings)
     result = TournamentResult(out=out, config=config, complete=not todo,
                               chunks_done=total_chunks - len(todo), chunks_total=total_chunks,
-                              threads=threads or cpu_count(),
+                              threads=threads if cluster is not None else threads or cpu_count(),
                               workers=cluster.workers if cluster is not None else None)
     if not todo:
         return result
