@@ -49,18 +49,17 @@ def worker_versions(strategies: Sequence[str], plugins: Sequence[str]) -> dict:
     """On a worker: what decides the games it would play (run by the client's check and
     by every task)."""
     from . import __version__
+    from .play import resolve_strategies
     from .registry import load_plugin
     from .rules import RULES_VERSION
 
-    for p in plugins:
-        if p not in _LOADED_PLUGINS:
-            load_plugin(p)
-            _LOADED_PLUGINS.add(p)
-    from .play import resolve_strategies
-
     try:
+        for p in plugins:
+            if p not in _LOADED_PLUGINS:
+                load_plugin(p)
+                _LOADED_PLUGINS.add(p)
         versions = [s.version for s in resolve_strategies(list(strategies))]
-    except ValueError as exc:
+    except ValueError as exc:   # a plugin or a strategy this worker does not have
         return {"error": str(exc)}
     return {"package_version": __version__, "rules_version": RULES_VERSION,
             "versions": versions}

@@ -153,3 +153,11 @@ def test_without_dask_the_scheduler_option_says_what_to_install(monkeypatch, tmp
         "durak-sim: error: --scheduler needs dask.distributed: pip install "
         "'durak-sim[distributed]'"]
     assert not (tmp_path / "t").exists()
+
+
+def test_a_plugin_missing_on_the_workers_is_named(scheduler, tmp_path):
+    config = make_config(["random", "easy"], deals=100, seed=1)
+    gone = dataclasses.replace(config, plugins=(str(tmp_path / "nowhere.py"),))
+    with pytest.raises(UserError, match=r"cannot play this tournament: plugin file not found: "
+                                        r".*nowhere\.py"):
+        Cluster(scheduler, gone)
