@@ -80,6 +80,7 @@ def play_chunk(config_dict: dict, pairing: tuple[str, str], lo: int, hi: int,
     """On a worker: play deals ``lo .. hi - 1`` of one pairing (one task). Returns
     ``(games, kernel s, compile s)`` as the local play does, or ``{"error": ...}`` when this
     worker would not play the client's games."""
+    from .play import resolve_strategies
     from .tournament import TournamentConfig, _play_chunk
 
     config = TournamentConfig.from_dict(config_dict)
@@ -89,10 +90,8 @@ def play_chunk(config_dict: dict, pairing: tuple[str, str], lo: int, hi: int,
         return {"error": problem}
     if threads is None:
         threads = _worker_threads(host_slots or {})
-    from .play import resolve_strategies
-
-    strats = resolve_strategies(list(pairing))
-    return _play_chunk(strats, config, lo, hi, threads, lambda n: None, [hi - lo])
+    return _play_chunk(resolve_strategies(list(pairing)), config, lo, hi, threads,
+                       lambda n: None, [hi - lo])
 
 
 def _worker_threads(host_slots: dict) -> int:
