@@ -2,7 +2,7 @@
 
     python benchmarks/bench_hard_endgame.py [--deals 10000] [--opponent normal] [--seed 11]
                                             [--jobs 2] [--verify-cap 20000000]
-                                            [--dump-capped FILE]
+                                            [--dump-capped FILE] [--dump-decisions FILE]
 
 Plays ``--deals`` deals twice (hard in seat 0, then in seat 1) against ``--opponent`` on the
 reference engine, which calls hard's compiled ``decide`` exactly as the kernel does (same
@@ -21,6 +21,12 @@ most the face-up trump (the endgame, where hard must play perfectly):
 
 ``--dump-capped FILE`` writes the position of every capped decision (before hard's move) to
 FILE, one ``durak-sim/position/1`` object a line in deal order, for ``durak-sim solve FILE``.
+``--dump-decisions FILE`` writes every endgame decision of hard (before its move) in play
+order, one ``{"deal", "hard_seat", "action", "position"}`` object a line (``action``: hard's
+code, ``durak_sim.actions``): a fixed log of real endgame
+calls that ``bench_solver.py --replay FILE`` solves again in order, with one table per game
+as hard has it. Node counts then compare two solver versions exactly, on the same positions
+(hard's own play, and so the positions it reaches, changes with its solver).
 
 The independent solves get ``--verify-cap`` nodes each (0: none); a decision whose check
 ran out of nodes is counted ``unverified``, never as kept. Prints one JSON line; the exit
@@ -70,7 +76,7 @@ def _position(game):
 
 def run(args: tuple) -> dict:
     """One worker: the deals ``lo..hi-1`` of the seed, both seatings."""
-    seed, lo, hi, opponent, verify_cap, log2 = args
+    seed, lo, hi, opponent, verify_cap, log2, dump_all = args
     from durak_sim.kernel import solver
     from durak_sim.observation import O_STOCK
     from durak_sim.reference import (ReferenceGame, decisions, hist_for_strategy, legal_array,
@@ -84,7 +90,8 @@ def run(args: tuple) -> dict:
     stamp = 0
     out = {"games": 0, "endgame_decisions": 0, "cap_hits": 0, "kept": 0, "left": 0,
            "left_uncapped": 0, "unverified": 0, "hard_wins": 0, "times": [],
-           "left_examples": [], "deal_decisions": [], "deal_caps": [], "capped_positions": []}
+           "left_examples": [], "deal_decisions": [], "deal_caps": [], "capped_positions": [],
+           "decisions": []}
     for deal in range(lo, hi):
         decisions0, caps0 = out["endgame_decisions"], out["cap_hits"]
         for hard_seat in (0, 1):
@@ -106,6 +113,10 @@ def run(args: tuple) -> dict:
                 capped = endgame and int(mems[seat][hard.M_STATS + 1] != 0)
                 if capped:
                     out["capped_positions"].append(_position(game).to_json())
+                if endgame and dump_all:
+                    out["decisions"].append(json.dumps(
+                        {"deal": deal, "hard_seat": hard_seat, "action": code,
+                         "position": _position(game).to_dict()}))
                 game.apply(code)
                 if endgame:
                     out["endgame_decisions"] += 1
@@ -161,16 +172,20 @@ def main(argv=None) -> int:
     ap.add_argument("--tt-log2", type=int, default=20, help="the checker's table size")
     ap.add_argument("--dump-capped", metavar="FILE", default=None,
                     help="write the capped decisions' positions here (JSON Lines)")
+    ap.add_argument("--dump-decisions", metavar="FILE", default=None,
+                    help="write every endgame decision here, in play order (JSON Lines, "
+                         "for bench_solver.py --replay)")
     args = ap.parse_args(argv)
 
     # load (or compile) everything once before the workers start, and time it apart
     t = time.perf_counter()
-    run((args.seed, 0, 1, args.opponent, args.verify_cap, args.tt_log2))
+    run((args.seed, 0, 1, args.opponent, args.verify_cap, args.tt_log2, False))
     compile_s = time.perf_counter() - t
 
     jobs = max(1, args.jobs)
     cuts = np.linspace(0, args.deals, jobs + 1).astype(int)
-    parts = [(args.seed, int(a), int(b), args.opponent, args.verify_cap, args.tt_log2)
+    parts = [(args.seed, int(a), int(b), args.opponent, args.verify_cap, args.tt_log2,
+              args.dump_decisions is not None)
              for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
     t = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
@@ -200,6 +215,9 @@ def main(argv=None) -> int:
     if args.dump_capped:
         with open(args.dump_capped, "w", encoding="utf-8") as f:
             f.writelines(p + "\n" for r in results for p in r["capped_positions"])
+    if args.dump_decisions:
+        with open(args.dump_decisions, "w", encoding="utf-8") as f:
+            f.writelines(p + "\n" for r in results for p in r["decisions"])
     return 1 if total["left"] else 0
 
 

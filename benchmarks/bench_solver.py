@@ -19,12 +19,28 @@ call is measured apart and left out of the rest). ``--mode`` picks what is asked
 per stock size and per card count in the two hands; ``--tt-log2`` sets the table size;
 ``--repeat R`` keeps each position's fastest of R solves (a busy machine's noise).
 
+``--replay FILE`` instead solves the lines of FILE again, in order: a log of hard's real
+endgame calls (``bench_hard_endgame.py --dump-decisions FILE``: one table stamp per game, as
+hard has it, so each call finds what the game's earlier calls stored) or plain positions
+(``durak-sim/position/1``, each a game of its own). The node cap defaults to hard's
+(``strategies/hard.py`` ``NODE_CAP``), the table to hard's size, the mode to hard's call.
+Node counts and answers do not depend on the machine, so two solver versions compare
+exactly on the same log: ``answers_sha256`` digests every exact value (capped calls as
+``null``), ``--answers OUT`` writes one ``[value, action, nodes, capped]`` line per call.
+``same_actions`` counts the calls whose action is the one the log says hard took: with the
+solver that wrote the log and hard's settings, every one (the replay is hard's search).
+Prints one JSON line: nodes, cap hits, the share of nodes in the costliest 1% of calls, and
+solve time (per call and per node; machine-dependent).
+
     python benchmarks/bench_solver.py --positions 2000 --seed 1 --repeat 3 --by-size
     python benchmarks/bench_solver.py --positions 1000 --playout --node-cap 200000
+    python benchmarks/bench_hard_endgame.py --deals 4000 --dump-decisions log.jsonl
+    python benchmarks/bench_solver.py --replay log.jsonl
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import sys
@@ -204,6 +220,85 @@ def playout(args) -> None:
 MODES = {"value": 0, "one": 1, "set": 2, "ordered": 3}
 
 
+def replay(args) -> None:
+    """Solve a log of endgame calls again, in order, one table stamp per game."""
+    from durak_sim.kernel import solver
+    from durak_sim.position import Position
+
+    calls = []   # (game key, Position, the logged action or None)
+    with open(args.replay, encoding="utf-8") as f:
+        for k, text in enumerate(f):
+            if not text.strip():
+                continue
+            d = json.loads(text)
+            if "position" in d:
+                calls.append(((d["deal"], d["hard_seat"]), Position.from_dict(d["position"]),
+                              d.get("action")))
+            else:
+                calls.append((("line", k), Position.from_dict(d), None))
+    tt = solver.new_table(args.tt_log2)
+    out = np.zeros(solver.OUT_SIZE, np.int64)
+    stats = np.zeros(solver.STATS_SIZE, np.int64)
+    stock = np.zeros(36, np.int64)
+    table = np.full(12, -1, np.int64)
+    i64 = np.int64
+    mode = i64(MODES[args.mode])
+    cap = i64(args.node_cap)
+
+    def run(p, stamp):
+        stock[:len(p.stock)] = p.stock
+        for i, (a, d) in enumerate(p.table):
+            table[2 * i] = a
+            table[2 * i + 1] = d
+        return solver.solve_root(
+            i64(p.hands[0]), i64(p.hands[1]), i64(p.trump_suit), stock, i64(len(p.stock)),
+            i64(p.attacker), table, i64(len(p.table)), i64(p.taking), i64(p.bout_limit or 0),
+            tt, i64(stamp), cap, mode, out, stats)
+
+    t = time.perf_counter()
+    run(Position(0, (1, 2)), 1)  # load or compile the kernel
+    compile_s = time.perf_counter() - t
+    n = len(calls)
+    times = np.zeros(n)
+    nodes = np.zeros(n, np.int64)
+    capped = np.zeros(n, bool)
+    answers = []
+    stamps = {}
+    logged = same = 0
+    for k, (game, p, action) in enumerate(calls):
+        stamp = stamps.setdefault(game, len(stamps) + 2)
+        t = time.perf_counter()
+        v = run(p, stamp)
+        times[k] = time.perf_counter() - t
+        nodes[k] = stats[0]
+        capped[k] = stats[1] != 0
+        answers.append([None if capped[k] else int(v), int(out[1]) if out[0] else None,
+                        int(nodes[k]), bool(capped[k])])
+        if action is not None:
+            logged += 1
+            same += answers[-1][1] == action
+    if args.answers:
+        with open(args.answers, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(a) + "\n" for a in answers)
+    top = np.sort(nodes)[::-1][:max(1, n // 100)]
+    ms = times * 1e3
+    total = int(nodes.sum())
+    digest = hashlib.sha256(json.dumps([a[0] for a in answers]).encode()).hexdigest()
+    print(json.dumps({
+        "bench": "solver-replay", "file": str(args.replay), "calls": n, "games": len(stamps),
+        "nodes": total, "cap_hits": int(capped.sum()),
+        "top1pct_node_share": round(float(top.sum() / max(1, total)), 4),
+        "p50_nodes": int(np.percentile(nodes, 50)) if n else 0,
+        "max_nodes": int(nodes.max()) if n else 0,
+        "seconds": round(float(times.sum()), 3),
+        "ns_per_node": round(float(times.sum() * 1e9 / max(1, total)), 1),
+        "mean_ms": round(float(ms.mean()), 4) if n else None,
+        "p99_ms": round(float(np.percentile(ms, 99)), 4) if n else None,
+        "answers_sha256": digest, "logged_actions": logged, "same_actions": same,
+        "mode": args.mode, "node_cap": int(cap),
+        "tt_log2": args.tt_log2, "compile_s": round(compile_s, 3)}))
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=1000)
@@ -212,7 +307,8 @@ def main(argv=None) -> None:
     ap.add_argument("--max-stock", type=int, default=1)
     ap.add_argument("--mode", choices=sorted(MODES), default="one",
                     help="value | one (value + one action: the hard AI's call) | set | ordered")
-    ap.add_argument("--node-cap", type=int, default=0)
+    ap.add_argument("--node-cap", type=int, default=None,
+                    help="nodes per call (default: none; with --replay, hard's cap)")
     ap.add_argument("--by-size", action="store_true", help="also one line per card count")
     ap.add_argument("--repeat", type=int, default=1,
                     help="solve the set this many times; each position's time is its fastest "
@@ -220,7 +316,19 @@ def main(argv=None) -> None:
     ap.add_argument("--playout", action="store_true",
                     help="play each endgame to the end with MODE_ONE for both seats (one "
                          "stamp per deal, as the hard AI would) and time whole deals")
+    ap.add_argument("--replay", metavar="FILE", default=None,
+                    help="solve FILE's endgame calls again in order (module docstring)")
+    ap.add_argument("--answers", metavar="OUT", default=None,
+                    help="with --replay: one [value, action, nodes, capped] line per call")
     args = ap.parse_args(argv)
+    if args.replay:
+        from durak_sim.strategies import hard
+
+        if args.node_cap is None:
+            args.node_cap = hard.NODE_CAP
+        return replay(args)
+    if args.node_cap is None:
+        args.node_cap = 0
     if args.playout:
         return playout(args)
 

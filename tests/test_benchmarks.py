@@ -20,9 +20,10 @@ def test_kernel_benchmark_prints_json_lines():
 
 def test_hard_endgame_benchmark_checks_every_endgame_decision(tmp_path):
     dump = tmp_path / "capped.jsonl"
+    log = tmp_path / "decisions.jsonl"
     out = subprocess.run([sys.executable, str(BENCH / "bench_hard_endgame.py"), "--deals", "20",
                           "--jobs", "1", "--verify-cap", "5000000", "--tt-log2", "16",
-                          "--dump-capped", str(dump)],
+                          "--dump-capped", str(dump), "--dump-decisions", str(log)],
                          capture_output=True, text=True, check=True).stdout
     line = json.loads(out)
     assert line["bench"] == "hard-endgame" and line["games"] == 40
@@ -38,6 +39,24 @@ def test_hard_endgame_benchmark_checks_every_endgame_decision(tmp_path):
     lines = dump.read_text().splitlines()
     assert len(lines) == line["cap_hits"]
     assert all(Position.from_json(x).to_move is not None for x in lines)
+
+    # the log of every endgame call, solved again in order (bench_solver.py --replay): the
+    # replay is hard's own search, so it takes every logged action again
+    replay = json.loads(subprocess.run(
+        [sys.executable, str(BENCH / "bench_solver.py"), "--replay", str(log)],
+        capture_output=True, text=True, check=True).stdout)
+    assert replay["bench"] == "solver-replay"
+    assert replay["calls"] == replay["logged_actions"] == line["endgame_decisions"]
+    assert replay["same_actions"] == replay["calls"]
+    assert replay["cap_hits"] == line["cap_hits"] and replay["nodes"] > 0
+    # plain positions (durak-sim/position/1 lines) replay too, each in a table of its own
+    plain = tmp_path / "plain.jsonl"
+    logged = [json.loads(x) for x in log.read_text().splitlines()[:5]]
+    plain.write_text("".join(json.dumps(d["position"]) + "\n" for d in logged))
+    again = json.loads(subprocess.run(
+        [sys.executable, str(BENCH / "bench_solver.py"), "--replay", str(plain)],
+        capture_output=True, text=True, check=True).stdout)
+    assert again["calls"] == again["games"] == len(logged) and again["logged_actions"] == 0
 
 
 def test_cap_hit_interval_resamples_whole_deals():
