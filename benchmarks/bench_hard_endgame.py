@@ -23,10 +23,10 @@ most the face-up trump (the endgame, where hard must play perfectly):
 FILE, one ``durak-sim/position/1`` object a line in deal order, for ``durak-sim solve FILE``.
 ``--dump-decisions FILE`` writes every endgame decision of hard (before its move) in play
 order, one ``{"deal", "hard_seat", "action", "position"}`` object a line (``action``: hard's
-code, ``durak_sim.actions``): a fixed log of real endgame
-calls that ``bench_solver.py --replay FILE`` solves again in order, with one table per game
-as hard has it. Node counts then compare two solver versions exactly, on the same positions
-(hard's own play, and so the positions it reaches, changes with its solver).
+code, ``durak_sim.actions``). It is a fixed log of real endgame calls, which
+``bench_solver.py --replay FILE`` solves again in order, one table per game as hard has it:
+node counts then compare two solver versions exactly on the same positions (hard's own play,
+and so the positions it reaches, changes with its solver).
 
 The independent solves get ``--verify-cap`` nodes each (0: none); a decision whose check
 ran out of nodes is counted ``unverified``, never as kept. Prints one JSON line; the exit
