@@ -41,6 +41,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from durak_sim.solve import kernel_position
+
 HARD = "hard"
 
 
@@ -49,18 +51,8 @@ def _value(game, solver, tt, stamp, cap, stats) -> int | None:
     if game.is_over():
         r = game.result()
         return 0 if r["durak"] is None else (1 if r["durak"] == 1 else -1)
-    stock = np.zeros(36, np.int64)
-    stock[:len(game.stock)] = game.stock
-    table = np.full(12, -1, np.int64)
-    for i, (a, d) in enumerate(game.table):
-        table[2 * i] = a
-        table[2 * i + 1] = d
     i64 = np.int64
-    v = solver.solve_value(i64(game.hands[0]), i64(game.hands[1]), i64(game.trump_suit), stock,
-                           i64(len(game.stock)), i64(game.attacker), table,
-                           i64(len(game.table)), i64(int(game.taking)),
-                           i64(game.bout_limit if game.table else 0), tt, i64(stamp),
-                           i64(cap), stats)
+    v = solver.solve_value(*kernel_position(game), tt, i64(stamp), i64(cap), stats)
     return None if stats[1] else int(v)
 
 

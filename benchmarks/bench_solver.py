@@ -224,6 +224,7 @@ def replay(args) -> None:
     """Solve a log of endgame calls again, in order, one table stamp per game."""
     from durak_sim.kernel import solver
     from durak_sim.position import Position
+    from durak_sim.solve import kernel_position
 
     calls = []   # (game key, Position, the logged action or None)
     with open(args.replay, encoding="utf-8") as f:
@@ -239,24 +240,15 @@ def replay(args) -> None:
     tt = solver.new_table(args.tt_log2)
     out = np.zeros(solver.OUT_SIZE, np.int64)
     stats = np.zeros(solver.STATS_SIZE, np.int64)
-    stock = np.zeros(36, np.int64)
-    table = np.full(12, -1, np.int64)
     i64 = np.int64
     mode = i64(MODES[args.mode])
     cap = i64(args.node_cap)
 
-    def run(p, stamp):
-        stock[:len(p.stock)] = p.stock
-        for i, (a, d) in enumerate(p.table):
-            table[2 * i] = a
-            table[2 * i + 1] = d
-        return solver.solve_root(
-            i64(p.hands[0]), i64(p.hands[1]), i64(p.trump_suit), stock, i64(len(p.stock)),
-            i64(p.attacker), table, i64(len(p.table)), i64(p.taking), i64(p.bout_limit or 0),
-            tt, i64(stamp), cap, mode, out, stats)
+    def run(position_args, stamp):
+        return solver.solve_root(*position_args, tt, i64(stamp), cap, mode, out, stats)
 
     t = time.perf_counter()
-    run(Position(0, (1, 2)), 1)  # load or compile the kernel
+    run(kernel_position(Position(0, (1, 2))), 1)  # load or compile the kernel
     compile_s = time.perf_counter() - t
     n = len(calls)
     times = np.zeros(n)
@@ -267,8 +259,9 @@ def replay(args) -> None:
     logged = same = 0
     for k, (game, p, action) in enumerate(calls):
         stamp = stamps.setdefault(game, len(stamps) + 2)
+        position_args = kernel_position(p)
         t = time.perf_counter()
-        v = run(p, stamp)
+        v = run(position_args, stamp)
         times[k] = time.perf_counter() - t
         nodes[k] = stats[0]
         capped[k] = stats[1] != 0

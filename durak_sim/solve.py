@@ -28,6 +28,23 @@ from .position import Position
 TABLE_LOG2 = 16
 
 
+def kernel_position(p) -> tuple:
+    """The kernel's position arguments (the first ten of ``solve_root`` and
+    ``solve_value``: hands, trump, stock and its length, attacker, bout table and its length,
+    taking, bout limit) of a :class:`Position`, or of anything with its attributes (a
+    reference game)."""
+    stock = np.zeros(max(1, len(p.stock)), np.int64)
+    stock[:len(p.stock)] = p.stock
+    table = np.full(2 * max(1, len(p.table)), -1, np.int64)
+    for i, (a, d) in enumerate(p.table):
+        table[2 * i] = a
+        table[2 * i + 1] = d
+    i64 = np.int64
+    return (i64(p.hands[0]), i64(p.hands[1]), i64(p.trump_suit), stock, i64(len(p.stock)),
+            i64(p.attacker), table, i64(len(p.table)), i64(int(p.taking)),
+            i64((p.bout_limit or 0) if p.table else 0))
+
+
 @dataclass
 class SolveResult:
     """``value``: seat 0's view. ``best_actions``: optimal actions of the seat to act, best
@@ -77,20 +94,12 @@ class _Solver:
         if position.is_over():
             return SolveResult(position.result(), [], 0, time.perf_counter() - t0)
         self.stamp += 1  # positions of different deals never share table entries
-        stock = np.zeros(max(1, len(position.stock)), np.int64)
-        stock[:len(position.stock)] = position.stock
-        table = np.full(2 * max(1, len(position.table)), -1, np.int64)
-        for i, (a, d) in enumerate(position.table):
-            table[2 * i] = a
-            table[2 * i + 1] = d
+        args = kernel_position(position)
         i64 = np.int64
 
         def call(mode, cap):
-            v = k.solve_root(
-                i64(position.hands[0]), i64(position.hands[1]), i64(position.trump_suit), stock,
-                i64(len(position.stock)), i64(position.attacker), table,
-                i64(len(position.table)), i64(position.taking), i64(position.bout_limit or 0),
-                self.tt, i64(self.stamp), i64(max(0, cap)), i64(mode), self.out, self.stats)
+            v = k.solve_root(*args, self.tt, i64(self.stamp), i64(max(0, cap)), i64(mode),
+                             self.out, self.stats)
             return int(v), [int(c) for c in self.out[1:self.out[0] + 1]], self.stats.copy()
 
         # the value and the optimal set, then (same stamp: the table still holds the first
