@@ -52,3 +52,34 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
             "cpus": cpu_count(), "machine": platform.machine(), "python": platform.python_version(),
             "numba": numba.__version__, "durak_sim": __version__, "numpy": np.__version__,
         }
+
+
+def run_reference_bench(names: Sequence[str], *, deals: int = 2_000, repeat: int = 1,
+                        seed: int = 1) -> dict:
+    """The same deals (``0 .. deals-1`` of ``seed``, no seat swap) played one by one on the
+    pure-Python reference engine (``durak_sim.reference``), which calls each strategy's
+    ``decide`` from Python, as it does for plain-Python strategies; the best of ``repeat``
+    runs. A one-deal warm-up loads compiled strategies first (``compile_s``)."""
+    from . import __version__
+    from .reference import play_game
+
+    strats = resolve_strategies(names)
+    t = time.perf_counter()
+    play_game(seed, 0, strats)
+    compile_s = time.perf_counter() - t
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for deal in range(deals):
+            play_game(seed, deal, strats)
+        times.append(time.perf_counter() - t)
+    best = min(times)
+    return {
+        "bench": "reference", "pairing": ",".join(s.name for s in strats),
+        "versions": {s.name: s.version for s in strats}, "threads": 1, "deals": deals,
+        "repeat": repeat, "seconds_best": round(best, 6),
+        "seconds_median": round(statistics.median(times), 6),
+        "deals_per_s": round(deals / best, 1), "compile_s": round(compile_s, 4),
+        "cpus": cpu_count(), "machine": platform.machine(),
+        "python": platform.python_version(), "durak_sim": __version__,
+    }

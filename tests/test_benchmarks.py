@@ -9,13 +9,18 @@ BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 
 def test_kernel_benchmark_prints_json_lines():
     out = subprocess.run([sys.executable, str(BENCH / "bench_kernel.py"), "--deals", "2000",
-                          "--repeat", "1", "--threads", "1,2"], capture_output=True, text=True,
-                         check=True).stdout
+                          "--repeat", "1", "--threads", "1,2", "--reference", "20"],
+                         capture_output=True, text=True, check=True).stdout
     lines = [json.loads(x) for x in out.splitlines()]
     kernel = [x for x in lines if x["bench"] == "kernel"]
     assert {x["threads"] for x in kernel} == {1, 2}
     assert all(x["deals_per_s"] > 0 and "compile_s" in x for x in kernel)
-    assert any(x["bench"] == "kernel-summary" for x in lines)
+    # the same deals on the reference engine, and the kernel's speed-up over it
+    ref = [x for x in lines if x["bench"] == "reference"]
+    assert len(ref) == 2 and all(x["deals"] == 20 and x["deals_per_s"] > 0 for x in ref)
+    summary = [x for x in lines if x["bench"] == "kernel-summary"]
+    assert len(summary) == 2 and all(x["kernel_vs_reference"] > 0 and x["scaling"] > 0
+                                     for x in summary)
 
 
 def test_hard_endgame_benchmark_checks_every_endgame_decision(tmp_path):
