@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
@@ -84,3 +86,40 @@ def test_cap_hit_interval_resamples_whole_deals():
     packed[:10] = 10
     plo, phi = rate_interval(packed, np.ones(20_000, np.int64))
     assert phi - plo > 2 * (hi - lo)
+
+
+def test_solver_profile_names_numba_functions():
+    """The profiler's reading of numba's mangled names (perf map and reports)."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        from profile_solver import _short
+    finally:
+        sys.path.remove(str(BENCH))
+    assert _short("_ZN9durak_sim6kernel6solver3_vsB3v67B48c8tJTIeFIjxB2IKSgExx") == \
+        "durak_sim.kernel.solver._vs"
+    assert _short("_ZN7cpython9durak_sim6kernel6solver10solve_rootB2v1") == \
+        "cpython.durak_sim.kernel.solver.solve_root"
+    assert _short("cfunc._ZN9durak_sim") == "cfunc._ZN9durak_sim"
+
+
+@pytest.mark.slow
+def test_solver_profile_runs_under_perf(tmp_path):
+    """A fresh compile (about a minute) and a short replay under perf; skipped without perf
+    or without permission to sample."""
+    import shutil
+
+    if shutil.which("perf") is None or shutil.which("objdump") is None:
+        pytest.skip("perf or objdump not installed")
+    probe = subprocess.run(["perf", "stat", "-e", "task-clock", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("perf may not sample here")
+    log = tmp_path / "decisions.jsonl"
+    subprocess.run([sys.executable, str(BENCH / "bench_hard_endgame.py"), "--deals", "20",
+                    "--jobs", "1", "--dump-decisions", str(log)], capture_output=True,
+                   check=True)
+    out = subprocess.run([sys.executable, str(BENCH / "profile_solver.py"), "--replay",
+                          str(log), "--repeat", "1", "--out", str(tmp_path / "p")],
+                         capture_output=True, text=True, check=True).stdout
+    line = json.loads(out.splitlines()[-1])
+    assert line["bench"] == "solver-profile" and line["calls"] > 0
+    assert (tmp_path / "p" / "functions.txt").exists()
