@@ -22,6 +22,7 @@ It ends with one JSON line: samples, each hot function's share, the replay's sec
 one that waited: a load that missed the cache shows as a hot instruction right after it.
 """
 import argparse
+import bisect
 import collections
 import json
 import os
@@ -85,7 +86,7 @@ def _short(name: str) -> str:
     rest, parts = name[3:], []
     while rest[:1].isdigit():
         k = 0
-        while rest[k].isdigit():
+        while k < len(rest) and rest[k].isdigit():
             k += 1
         n = int(rest[:k])
         parts.append(rest[k:k + n])
@@ -161,8 +162,6 @@ def main(argv=None) -> None:
     ips = [int(x, 16) for x in ips]
     total = max(1, len(ips))
     starts = [s[0] for s in syms]
-    import bisect
-
     per_fn = collections.Counter()
     per_ins = collections.defaultdict(collections.Counter)
     for ip in ips:
