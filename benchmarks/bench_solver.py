@@ -220,14 +220,14 @@ def playout(args) -> None:
 MODES = {"value": 0, "one": 1, "set": 2, "ordered": 3}
 
 
-def replay(args) -> None:
-    """Solve a log of endgame calls again, in order, one table stamp per game."""
-    from durak_sim.kernel import solver
+def read_log(path) -> list:
+    """A decision log's calls in order: ``(game key, Position, the logged action or None)``.
+    Lines of ``--dump-decisions`` carry their deal and seat (the game key); a bare position
+    line is a game of its own."""
     from durak_sim.position import Position
-    from durak_sim.solve import kernel_position
 
-    calls = []   # (game key, Position, the logged action or None)
-    with open(args.replay, encoding="utf-8") as f:
+    calls = []
+    with open(path, encoding="utf-8") as f:
         for k, text in enumerate(f):
             if not text.strip():
                 continue
@@ -237,6 +237,16 @@ def replay(args) -> None:
                               d.get("action")))
             else:
                 calls.append((("line", k), Position.from_dict(d), None))
+    return calls
+
+
+def replay(args) -> None:
+    """Solve a log of endgame calls again, in order, one table stamp per game."""
+    from durak_sim.kernel import solver
+    from durak_sim.position import Position
+    from durak_sim.solve import kernel_position
+
+    calls = read_log(args.replay)
     tt = solver.new_table(args.tt_log2)
     out = np.zeros(solver.OUT_SIZE, np.int64)
     stats = np.zeros(solver.STATS_SIZE, np.int64)

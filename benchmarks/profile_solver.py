@@ -6,9 +6,9 @@
 keeps no symbols. So this script compiles the solver afresh (numba's cache pointed at a new
 temporary folder, which keeps every compiled object in memory: about a minute), writes
 ``/tmp/perf-PID.map`` (each compiled function's address, size and name, read from the object
-files with ``nm``), replays the decision log (``bench_solver.py --replay``'s format, one table
-per game, hard's node cap) ``--repeat`` times under ``perf record -p PID``, and writes to
-``--out``:
+files with ``nm``), replays the decision log as ``bench_solver.py --replay`` reads it (one
+table stamp per game, hard's node cap) ``--repeat`` times under ``perf record -p PID``, and
+writes to ``--out``:
 
 * ``functions.txt``: the share of samples per function (numba's and CPython's);
 * ``FUNC.annotated.txt`` for each solver function with at least 1% of the samples: its
@@ -119,13 +119,9 @@ def main(argv=None) -> None:
     from durak_sim.solve import kernel_position
     from durak_sim.strategies.hard import NODE_CAP
 
-    calls = []
-    with open(args.replay, encoding="utf-8") as f:
-        for text in f:
-            if text.strip():
-                d = json.loads(text)
-                calls.append(((d["deal"], d["hard_seat"]),
-                              kernel_position(Position.from_dict(d["position"]))))
+    from bench_solver import read_log   # this folder's: the replay's reading of the log
+
+    calls = [(game, kernel_position(p)) for game, p, _ in read_log(args.replay)]
     tt = solver.new_table(16)
     res = np.zeros(solver.OUT_SIZE, np.int64)
     stats = np.zeros(solver.STATS_SIZE, np.int64)
