@@ -26,7 +26,13 @@ Two regimes, by the stock size ``k`` (face-up trump included):
   version 3 was alpha-beta alone). Version 5 plays with solver version 6: the exact
   shortcuts S8-S11 for lopsided empty-stock bout starts and a better defence order: in the
   same benchmark 156 capped decisions of 122,796 (0.127%), and 1,411 deals/s against normal
-  on one thread instead of 979 (``bench_kernel.py``).
+  on one thread instead of 979 (``bench_kernel.py``). Version 6 doubles the cap to 2,000,000
+  nodes: over 100,000 deals against normal (``bench_hard_endgame.py --seed 9``) the cap
+  stopped 0.078% of the endgame decisions [0.067%, 0.089%] instead of 0.117% [0.104%,
+  0.131%], under the issue's 0.1%, for about a fifth of the throughput (1,636 deals/s on
+  one thread instead of 2,136, ``bench_kernel.py --seed 3``): the capped searches are most
+  of hard's time, and no way of sharing the budget found fewer caps for the same nodes
+  (benchmarks/RESULTS.md).
 * otherwise -- the ``normal`` heuristic (R10.3), which already uses the same memory
   (opponent's known cards, what it failed to beat) to save trumps and throw in what cannot be
   beaten, with one change: where normal would beat with a trump in a bout in which the
@@ -61,11 +67,11 @@ from durak_sim.registry import register_strategy
 from durak_sim.strategies.normal import M_SIZE as NORMAL_MEMORY
 from durak_sim.strategies.normal import decide as normal_decide
 
-#: node cap of one endgame search (about 45 ms); hits are counted by
+#: node cap of one endgame search (60-90 ms here); hits are counted by
 #: benchmarks/bench_hard_endgame.py
-NODE_CAP = 1_000_000
+NODE_CAP = 2_000_000
 #: bump when Hard's play changes (numba's cache does not see edits in imported modules)
-HARD_VERSION = 5
+HARD_VERSION = 6
 #: the take-instead-of-trumping rule before the endgame (module docstring)
 TAKE_TRUMPS_MINSTOCK = 3
 TAKE_TRUMPS_TABLE = 6
