@@ -30,9 +30,9 @@ Two regimes, by the stock size ``k`` (face-up trump included):
   nodes: over 100,000 deals against normal (``bench_hard_endgame.py --seed 9``) the cap
   stopped 0.078% of the endgame decisions [0.067%, 0.089%] instead of 0.117% [0.104%,
   0.131%], under the issue's 0.1%, for about a fifth of the throughput (1,636 deals/s on
-  one thread instead of 2,136, ``bench_kernel.py --seed 3``): the capped searches are most
-  of hard's time, and no way of sharing the budget found fewer caps for the same nodes
-  (benchmarks/RESULTS.md).
+  one thread instead of 2,136, ``bench_kernel.py --seed 3``): the capped searches take about
+  40% of hard's endgame nodes, and no way of sharing the budget found fewer caps for the
+  same nodes (benchmarks/RESULTS.md).
 * otherwise -- the ``normal`` heuristic (R10.3), which already uses the same memory
   (opponent's known cards, what it failed to beat) to save trumps and throw in what cannot be
   beaten, with one change: where normal would beat with a trump in a bout in which the
