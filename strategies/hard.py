@@ -29,7 +29,7 @@ Two regimes, by the stock size ``k`` (face-up trump included):
   on one thread instead of 979 (``bench_kernel.py``). Version 6 doubles the cap to 2,000,000
   nodes: over 100,000 deals against normal (``bench_hard_endgame.py --seed 9``) the cap
   stopped 0.078% of the endgame decisions [0.067%, 0.089%] instead of 0.117% [0.104%,
-  0.131%], under the issue's 0.1%, for about a fifth of the throughput (1,636 deals/s on
+  0.131%], under the issue's 0.1%, at the cost of about a fifth of its speed (1,636 deals/s on
   one thread instead of 2,136, ``bench_kernel.py --seed 3``): the capped searches take about
   40% of hard's endgame nodes, and no way of sharing the budget found fewer caps for the
   same nodes (benchmarks/RESULTS.md).
