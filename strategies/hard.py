@@ -57,8 +57,8 @@ import numpy as np
 from durak_sim.actions import DEFEND, TAKE
 from durak_sim.kernel.bits import popcount
 from durak_sim.kernel.config import JIT, STRATEGY_SIGNATURE
-from durak_sim.kernel.solver import (MODE_ONE, OUT_SIZE, STATS_SIZE, SUIT0, solve_root,
-                                     table_words)
+from durak_sim.kernel.solver import (MODE_ONE, OUT_SIZE, SOLVER_VERSION, STATS_SIZE, SUIT0,
+                                     solve_root, table_words)
 from durak_sim.observation import (O_ATTACKER, O_BOUT_LIMIT, O_DISCARD, O_HAND,
                                    O_KNOWN, O_N_ATTACKS, O_SEAT, O_STOCK, O_TABLE,
                                    O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING, O_TRUMP_CARD,
@@ -72,6 +72,13 @@ from durak_sim.strategies.normal import decide as normal_decide
 NODE_CAP = 2_000_000
 #: bump when Hard's play changes (numba's cache does not see edits in imported modules)
 HARD_VERSION = 6
+#: the solver version this module's compiled code links. numba's cache keys a function on
+#: its own file's text, so a faster solver with the same answers reaches hard's cached
+#: ``decide`` only through a change here (hard's play, and so HARD_VERSION, stay the same)
+SOLVER_LINKED = 7
+if SOLVER_VERSION != SOLVER_LINKED:  # pragma: no cover - a development-time guard
+    raise ImportError(f"strategies/hard.py links solver version {SOLVER_LINKED}, the solver "
+                      f"is version {SOLVER_VERSION}: update SOLVER_LINKED")
 #: the take-instead-of-trumping rule before the endgame (module docstring)
 TAKE_TRUMPS_MINSTOCK = 3
 TAKE_TRUMPS_TABLE = 6

@@ -533,3 +533,25 @@ def test_static_rules_agree_with_brute_force():
             fired += 1
             assert bf_solve(s)[0] == v, s
     assert fired >= 100
+
+
+def test_nibble_packing_matches_its_portable_loop():
+    """The canonical keys' rank squeeze: BMI2's pext / pdep (where numba compiles for them)
+    and the loop every other CPU runs give the same answers."""
+    from durak_sim.kernel import bits
+
+    rng = random.Random(5)
+    for _ in range(2000):
+        live = rng.getrandbits(36)
+        m = 0
+        for r in range(9):
+            if (live >> (4 * r)) & 15:
+                m |= 15 << (4 * r)
+        x = np.int64(rng.getrandbits(36))
+        got = bits.squeeze_nibbles(x, np.int64(m))
+        assert got == bits.squeeze_nibbles_loop(x, np.int64(m))
+        ranks = [r for r in range(9) if (m >> (4 * r)) & 15]
+        assert got == sum(((int(x) >> (4 * r)) & 15) << (4 * j) for j, r in enumerate(ranks))
+        for j, r in enumerate(ranks):
+            assert bits.nth_nibble(np.int64(j), np.int64(m)) == 4 * r
+            assert bits.nth_nibble_loop(np.int64(j), np.int64(m)) == 4 * r

@@ -173,11 +173,11 @@ and the count updates of the array argument at every call cost about half its ti
 import numba
 import numpy as np
 
-from .bits import lowest, popcount
+from .bits import lowest, nth_nibble, popcount, squeeze_nibbles
 from .config import JIT
 
 #: bump when the search changes meaning (numba's cache does not see edits in imported files)
-SOLVER_VERSION = 6
+SOLVER_VERSION = 7
 
 # action codes (durak_sim.actions)
 A_DEFEND = 36
@@ -296,19 +296,11 @@ def _hash(k1, k2):
 def _squeeze(h0, h1, trump):
     """Canonical form of an empty-stock bout start: the ranks holding no card of either hand
     left out (rank by rank, in order) and the three non-trump suits sorted by their pattern.
-    Returns both squeezed hands and the map back: nibble j of ``rmap`` is the j-th live rank;
-    bits 36+2t.. hold the suit that canonical suit t came from."""
-    live = h0 | h1
-    q0 = 0
-    q1 = 0
-    rmap = 0
-    j = 0
-    for r in range(9):
-        if (live >> (4 * r)) & 15:
-            q0 |= ((h0 >> (4 * r)) & 15) << (4 * j)
-            q1 |= ((h1 >> (4 * r)) & 15) << (4 * j)
-            rmap |= r << (4 * j)
-            j += 1
+    Returns both squeezed hands and the map back of the suits: bits 36+2t.. hold the suit
+    that canonical suit t came from (canonical rank j is the j-th live rank: ``nth_nibble``)."""
+    lr = _ranks_mask(h0 | h1)
+    q0 = squeeze_nibbles(h0, lr)
+    q1 = squeeze_nibbles(h1, lr)
     # the non-trump suits, by signature (both hands' bits of the suit), largest first
     a = (trump + 1) & 3
     b = (trump + 2) & 3
@@ -341,7 +333,7 @@ def _squeeze(h0, h1, trump):
     r1 = (q1 & tm) | (((q1 >> a) & SUIT0) << ta) | (((q1 >> b) & SUIT0) << tb) \
         | (((q1 >> c) & SUIT0) << tc)
     back = (trump << (2 * trump)) | (a << (2 * ta)) | (b << (2 * tb)) | (c << (2 * tc))
-    return r0, r1, rmap | (back << 36)
+    return r0, r1, back << 36
 
 
 @numba.njit(inline="always", **JIT)
@@ -497,6 +489,50 @@ def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
 
 
 @numba.njit(inline="always", **JIT)
+def _count_is_one(h):
+    """Bit 4r set for every rank r of which ``h`` holds exactly one card."""
+    x = h & (NIB0 * 3)
+    y = (h >> 2) & (NIB0 * 3)
+    p = (x & NIB0) + ((x >> 1) & NIB0) + (y & NIB0) + ((y >> 1) & NIB0)
+    z = p ^ NIB0
+    return NIB0 & ~(z | (z >> 1) | (z >> 2))
+
+
+@numba.njit(inline="always", **JIT)
+def _emit(m, best, base, cnt, tt):
+    """Append the cards of ``m``, low first, but ``best``; returns the new count."""
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if c != best:
+            tt[base + cnt] = c
+            cnt += 1
+    return cnt
+
+
+@numba.njit(inline="always", **JIT)
+def _emit_defences(m, live, best, base, cnt, tt):
+    """Append the defences with the cards of ``m``, low first, with the equal-value reduction
+    (module docstring), but ``best``; returns the new count."""
+    prev = -1
+    prev_single = False
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        single = (live & (15 << (c & ~3))) == (1 << c)
+        if single and prev_single and \
+                (live & ((1 << c) - (1 << (prev + 1)))) & (SUIT0 << (c & 3)) == 0:
+            prev = c
+            continue
+        prev = c
+        prev_single = single
+        if A_DEFEND + c != best:
+            tt[base + cnt] = A_DEFEND + c
+            cnt += 1
+    return cnt
+
+
+@numba.njit(inline="always", **JIT)
 def _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt):
     """The moves to search, in search order, into tt[base:base+cnt]; returns cnt. ``best``
     (or -1) goes first. Includes the equal-value reduction of defences."""
@@ -541,31 +577,14 @@ def _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt):
         y = (ha >> 2) & (NIB0 * 3)
         p1 = (x & NIB0) + ((x >> 1) & NIB0) + (y & NIB0) + ((y >> 1) & NIB0)
         rk2 = (((p1 >> 1) | (p1 >> 2)) & NIB0) * 15
-        for g in range(6):
-            nt = ~trumps if g < 3 else trumps
-            k = g % 3
-            if k == 0:
-                m = bt & nt & ~rk
-            elif k == 1:
-                m = bt & nt & rk & ~rk2
-            else:
-                m = bt & nt & rk2
-            prev = -1
-            prev_single = False
-            while m:
-                c = lowest(m)
-                m &= m - 1
-                single = (live & (15 << (c & ~3))) == (1 << c)
-                # equal-value reduction (module docstring)
-                if single and prev_single and \
-                        (live & ((1 << c) - (1 << (prev + 1)))) & (SUIT0 << (c & 3)) == 0:
-                    prev = c
-                    continue
-                prev = c
-                prev_single = single
-                if A_DEFEND + c != best:
-                    tt[base + cnt] = A_DEFEND + c
-                    cnt += 1
+        nt = bt & ~trumps
+        tr = bt & trumps
+        cnt = _emit_defences(nt & ~rk, live, best, base, cnt, tt)
+        cnt = _emit_defences(nt & rk & ~rk2, live, best, base, cnt, tt)
+        cnt = _emit_defences(nt & rk2, live, best, base, cnt, tt)
+        cnt = _emit_defences(tr & ~rk, live, best, base, cnt, tt)
+        cnt = _emit_defences(tr & rk & ~rk2, live, best, base, cnt, tt)
+        cnt = _emit_defences(tr & rk2, live, best, base, cnt, tt)
         if best != A_TAKE:
             tt[base + cnt] = A_TAKE
             cnt += 1
@@ -719,7 +738,7 @@ def _vs(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, ply, tt):
                 return 0
             best = ((d >> 34) & 127) - 1
             if best >= 0 and sp == n and phase == PH_OPEN:
-                best = (((rmap >> (4 * (best >> 2))) & 15) << 2) \
+                best = nth_nibble(best >> 2, _ranks_mask(h0 | h1)) \
                     | ((rmap >> (36 + 2 * (best & 3))) & 3)
         elif phase != PH_OPEN and (t == 0 or t == 1):
             # a bout node the proof-number search settled (an earlier call of the deal)
