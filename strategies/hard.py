@@ -32,7 +32,9 @@ Two regimes, by the stock size ``k`` (face-up trump included):
   0.131%], under the issue's 0.1%, at the cost of about a fifth of its speed (1,636 deals/s on
   one thread instead of 2,136, ``bench_kernel.py --seed 3``): the capped searches take about
   40% of hard's endgame nodes, and no way of sharing the budget found fewer caps for the
-  same nodes (benchmarks/RESULTS.md).
+  same nodes (benchmarks/RESULTS.md). Solver version 7 searches the same nodes in the same
+  order 12-15% faster (move lists, the canonical key's rank squeeze), so version 6 plays
+  exactly as before at 1,913-1,976 deals/s.
 * otherwise -- the ``normal`` heuristic (R10.3), which already uses the same memory
   (opponent's known cards, what it failed to beat) to save trumps and throw in what cannot be
   beaten, with one change: where normal would beat with a trump in a bout in which the
@@ -67,7 +69,7 @@ from durak_sim.registry import register_strategy
 from durak_sim.strategies.normal import M_SIZE as NORMAL_MEMORY
 from durak_sim.strategies.normal import decide as normal_decide
 
-#: node cap of one endgame search (60-90 ms here); hits are counted by
+#: node cap of one endgame search (50-60 ms here); hits are counted by
 #: benchmarks/bench_hard_endgame.py
 NODE_CAP = 2_000_000
 #: bump when Hard's play changes (numba's cache does not see edits in imported modules)

@@ -167,6 +167,12 @@ decisions in order (one stamp per deal and seat, as in play) at a 1M cap, 24 hit
 instead of 55 and the nodes fell from 155M to 99M. No value changed: every position solved
 by both versions has the same value, and the rules' verdicts match the tests' brute force.
 
+Version 7 searches the same nodes in the same order, 12-15% faster: the move lists are built
+from precomputed masks (one per group of the order above) instead of loops over the groups,
+and the canonical key's rank squeeze is BMI2's ``pext`` where numba compiles for it
+(``bits.squeeze_nibbles``; a loop over the ranks elsewhere). Replaying 49,332 decisions of
+hard: identical values, actions, node counts and caps.
+
 ``_vs`` is compiled without numba's reference counting (``_nrt=False``): it allocates nothing,
 and the count updates of the array argument at every call cost about half its time.
 """
