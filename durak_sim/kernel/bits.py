@@ -77,6 +77,7 @@ def _bmi2() -> bool:
 #: nibble packing by BMI2 instructions (else a loop)
 BMI2 = _bmi2()
 
+
 @numba.njit(**JIT)
 def squeeze_nibbles_loop(x, m):
     """``squeeze_nibbles`` by a loop over the nine ranks (any CPU)."""

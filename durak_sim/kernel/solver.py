@@ -495,12 +495,17 @@ def _static(ha, hd, tab, unb, natt, lim, att, mn, phase, ctx):
 
 
 @numba.njit(inline="always", **JIT)
-def _count_is_one(h):
-    """Bit 4r set for every rank r of which ``h`` holds exactly one card."""
+def _rank_counts(h):
+    """Nibble r: how many cards of rank r ``h`` holds (0-4)."""
     x = h & (NIB0 * 3)
     y = (h >> 2) & (NIB0 * 3)
-    p = (x & NIB0) + ((x >> 1) & NIB0) + (y & NIB0) + ((y >> 1) & NIB0)
-    z = p ^ NIB0
+    return (x & NIB0) + ((x >> 1) & NIB0) + (y & NIB0) + ((y >> 1) & NIB0)
+
+
+@numba.njit(inline="always", **JIT)
+def _count_is_one(h):
+    """Bit 4r set for every rank r of which ``h`` holds exactly one card."""
+    z = _rank_counts(h) ^ NIB0
     return NIB0 & ~(z | (z >> 1) | (z >> 2))
 
 
@@ -579,9 +584,7 @@ def _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt):
         live = h0 | h1 | tab | tt[C_SUFFIX + sp]
         rk = _ranks_mask(ha)
         # ranks of which the attacker holds two cards or more
-        x = ha & (NIB0 * 3)
-        y = (ha >> 2) & (NIB0 * 3)
-        p1 = (x & NIB0) + ((x >> 1) & NIB0) + (y & NIB0) + ((y >> 1) & NIB0)
+        p1 = _rank_counts(ha)
         rk2 = (((p1 >> 1) | (p1 >> 2)) & NIB0) * 15
         nt = bt & ~trumps
         tr = bt & trumps
@@ -602,20 +605,8 @@ def _moves(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, phase, best, base, tt):
                 cand &= ~((1 << mn) - 1)
         else:
             cand = 0
-        m = cand & ~trumps
-        while m:
-            c = lowest(m)
-            m &= m - 1
-            if c != best:
-                tt[base + cnt] = c
-                cnt += 1
-        m = cand & trumps
-        while m:
-            c = lowest(m)
-            m &= m - 1
-            if c != best:
-                tt[base + cnt] = c
-                cnt += 1
+        cnt = _emit(cand & ~trumps, best, base, cnt, tt)
+        cnt = _emit(cand & trumps, best, base, cnt, tt)
         if best != A_STOP:
             tt[base + cnt] = A_STOP
             cnt += 1
