@@ -14,7 +14,10 @@ from numba.extending import intrinsic
 
 from .config import JIT
 
-if os.environ.get("NUMBA_DISABLE_JIT", "0") == "1":  # pragma: no cover - exercised in a CI job
+#: numba compiles nothing (``NUMBA_DISABLE_JIT=1``): the Python twins below run
+NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") == "1"
+
+if NO_JIT:  # pragma: no cover - only under NUMBA_DISABLE_JIT=1
 
     def popcount(x):
         return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
@@ -56,7 +59,7 @@ else:
 
 def _bmi2() -> bool:
     """Whether numba compiles for a CPU with BMI2 (x86 ``pext`` / ``pdep``)."""
-    if os.environ.get("NUMBA_DISABLE_JIT", "0") == "1":
+    if NO_JIT:
         return False
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return False

@@ -182,7 +182,9 @@ import numpy as np
 from .bits import lowest, nth_nibble, popcount, squeeze_nibbles
 from .config import JIT
 
-#: bump when the search changes meaning (numba's cache does not see edits in imported files)
+#: bump with every change of the search (its answers or its speed) and set SOLVER_LINKED in
+#: strategies/hard.py to match: numba's cache keys hard's compiled ``decide``, which links
+#: this module's code, on hard.py's text alone
 SOLVER_VERSION = 7
 
 # action codes (durak_sim.actions)
