@@ -5,9 +5,10 @@
 Prints one JSON line per pairing (win / Durak / draw rates of the first level with Wilson 95%
 intervals, the paired score with its interval, Elo and LOS, deal pairs per second), then one
 line per level with its decision cost: mean ms per decision measured in the kernel (whole games
-of the level against itself, one thread), and the mean and 99th percentile of single decisions
-timed one by one on sampled positions (``--timed-games`` games on the reference engine, which
-calls the same compiled decide function; against itself, or against ``--against LEVEL``).
+of the level against itself, one thread, whatever ``--against`` says: ``kernel_against``),
+and the mean and 99th percentile of single decisions timed one by one on sampled positions
+(``--timed-games`` games on the reference engine, which calls the same compiled decide
+function; against itself, or against ``--against LEVEL``).
 Finally a ``ladder-summary`` line says whether each adjacent step is clear of 50% and what
 hard scores against easy. Compile time is apart.
 """
@@ -88,6 +89,8 @@ def main(argv=None):
         t = decision_times(name, args.timed_games, args.seed + 2, args.against)
         print(json.dumps({
             "bench": "ladder-decision", "level": name, "against": args.against or name,
+            # the kernel figure is always self-play (a batch's time covers both seats)
+            "kernel_against": name,
             "kernel_ms_per_decision": round(1000 * batch.seconds / max(1, batch.decisions), 6),
             "kernel_deals_per_s_1thread": round(2000 / batch.seconds, 1),
             "timed_decisions": int(len(t)), "mean_ms": round(1000 * float(t.mean()), 5),
