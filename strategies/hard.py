@@ -35,9 +35,10 @@ Two regimes, by the stock size ``k`` (face-up trump included):
   same nodes (benchmarks/RESULTS.md). Solver version 7 searches the same nodes in the same
   order 12-15% faster (move lists, the canonical key's rank squeeze), so version 6 plays
   exactly as before at 1,913-1,976 deals/s. Version 7 lowers the cap to 1,750,000 nodes:
-  over 400,000 deals of a heavier seed (``--seed 11``) it stops 0.089% of the endgame
-  decisions [0.083%, 0.095%], still under 0.1% with the whole interval, and hard plays
-  normal about 8% faster (the capped searches are the costliest tenth of a percent of calls).
+  over 1,000,000 deals of four seeds it stops 0.088% [0.084%, 0.092%] of the endgame
+  decisions (one seed of 100,000 deals alone 0.098%), under 0.1%, and hard plays normal
+  about 8% faster, 2,101 deals/s on one thread (the capped searches are the costliest tenth
+  of a percent of calls).
 * otherwise -- the ``normal`` heuristic (R10.3), which already uses the same memory
   (opponent's known cards, what it failed to beat) to save trumps and throw in what cannot be
   beaten, with one change: where normal would beat with a trump in a bout in which the
