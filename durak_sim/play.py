@@ -47,6 +47,53 @@ def resolve_strategies(names: Sequence[str | Strategy]) -> list[Strategy]:
     return [n if isinstance(n, Strategy) else get_strategy(n) for n in names]
 
 
+#: about how long a cold compile of the game kernel takes on a 2-core machine (the notice)
+KERNEL_COMPILE_SECONDS = 10
+_kernel_ready = False
+
+
+def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None) -> float:
+    """Compile (or load from numba's cache) the numba strategies among ``strategies`` and,
+    with ``kernel``, the game kernel; return the seconds it took.
+
+    When any of it is not in the cache, one line on stderr (or ``notice(text)``) says first
+    what is being compiled and about how long it takes, since a cold compile can take a
+    minute or more. Listing strategies never gets here: it compiles nothing."""
+    import sys
+    import time
+
+    from . import registry
+    from .kernel import cache
+
+    global _kernel_ready
+    todo = [s for s in dict.fromkeys(strategies)
+            if s.compiled and s.name not in registry._READY]
+    if not todo and (_kernel_ready or not kernel):
+        return 0.0
+    t = time.perf_counter()
+    cold = [s for s in todo if cache.is_cached(s.fn) is False]
+    what = [f"strategy {s.name!r}" for s in cold]
+    estimate = sum(s.compile_seconds or 0 for s in cold)
+    if kernel and not _kernel_ready and cache.any_cached(_kernel().play_batch) is False:
+        what.insert(0, "the game kernel")
+        estimate += KERNEL_COMPILE_SECONDS
+    if what:
+        names = what[0] if len(what) == 1 else ", ".join(what[:-1]) + " and " + what[-1]
+        about = f" (about {estimate:.0f} s)" if estimate >= 1 else ""
+        text = (f"durak-sim: compiling {names} for first use{about}; later runs load "
+                f"{'it' if len(what) == 1 else 'them'} from the cache")
+        if notice is not None:
+            notice(text)
+        else:
+            print(text, file=sys.stderr, flush=True)
+    for s in todo:
+        cache.compile_strategy(s.fn)
+        registry._READY.add(s.name)
+    if kernel:
+        _kernel_ready = True   # _warm compiles it on the first batch (or loads it)
+    return time.perf_counter() - t
+
+
 def check_seed(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise UserError(f"seed must be an integer in 0..{MAX_SEED}, got {seed!r}")
@@ -163,13 +210,14 @@ def play_schedule(strategies: Sequence[str | Strategy], seed: int, deals: np.nda
         return _play_reference(strats, seed, deals, rots, rules, record)
     E = _kernel()
     n_threads = _set_threads(threads)
-    fns = tuple(s.decide for s in strats)
+    prepare_s = prepare(strats)
+    fns = tuple(s.fn for s in strats)
     mem_size = np.int64(max(s.memory for s in strats))
     resets = np.array([s.reset for s in strats], np.int64)
     n = len(deals)
     results = np.zeros((n, E.R_COLS), np.int64)
     actions = decks = None
-    compile_s = _warm(E, fns, rules, mem_size, resets)
+    compile_s = prepare_s + _warm(E, fns, rules, mem_size, resets)
     t1 = time.perf_counter()
     if record:
         actions = np.zeros((n, E.MAX_ACTIONS), np.int64)
@@ -246,6 +294,7 @@ def _play_reference(strats, seed, deals, rots, rules, record) -> GameBatch:
     from .reference import IllegalActionError, play_game
 
     E = _kernel()
+    compile_s = prepare(strats, kernel=False)
     n = len(deals)
     players = rules.players
     results = np.zeros((n, E.R_COLS), np.int64)
@@ -280,7 +329,7 @@ def _play_reference(strats, seed, deals, rots, rules, record) -> GameBatch:
             decks[g, n_cards] = game.stock_dealt[-1]
             decks[g, n_cards + 1:] = game.stock_dealt[:-1]
     return GameBatch(seed, rules, list(strats), deals, rots, results, actions, decks,
-                     time.perf_counter() - t, 0.0, {"backend": "reference"})
+                     time.perf_counter() - t, compile_s, {"backend": "reference"})
 
 
 def play_games(strategies: Sequence[str | Strategy], *, seed: int, deals: Iterable[int],

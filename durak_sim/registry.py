@@ -6,8 +6,12 @@ A strategy module (one file each under ``strategies/``, importable as
 
     register_strategy("easy", decide, version=1, description="lowest card first (R10.2)")
 
-A numba-compiled ``decide`` (``numba.njit(STRATEGY_SIGNATURE, cache=True)``) runs in the fast
-kernel; a plain Python ``decide`` runs on the reference engine (the slow path).
+A numba-compiled ``decide`` runs in the fast kernel; a plain Python ``decide`` runs on the
+reference engine (the slow path). The built-in strategies are ``numba.njit(**JIT)`` without a
+signature, so importing them (``durak-sim strategies``) compiles nothing: a strategy is
+compiled for ``STRATEGY_SIGNATURE`` (or loaded from numba's disk cache) when a game first asks
+for its ``decide`` (:func:`durak_sim.play.prepare`, which says so on stderr when that means a
+cold compile). A user's ``njit(STRATEGY_SIGNATURE)`` compiles when its module is imported.
 
 >>> from durak_sim.registry import get_strategy
 >>> get_strategy("easy").name
@@ -30,22 +34,38 @@ class StrategyError(ValueError):
 
 @dataclass(frozen=True)
 class Strategy:
+    """A registered strategy. ``fn``: its ``decide`` as registered (a numba dispatcher is
+    perhaps not compiled yet); ``decide``: the same, compiled for the kernel's signature
+    first. ``compile_seconds``: about how long a cold compile takes (for the notice)."""
+
     name: str
-    decide: Callable = field(repr=False, compare=False)
+    fn: Callable = field(repr=False, compare=False)
     version: int = 1
     description: str = ""
     memory: int = 1  # int64 words of per-seat workspace (mem[0] is the game stamp)
     reset: int = 1  # words zeroed at the start of every game
     compiled: bool = True  # numba-compiled, so the kernel can play it
     module: str = ""
+    compile_seconds: float | None = None
 
     @property
     def label(self) -> str:
         return f"{self.name}@{self.version}"
 
+    @property
+    def decide(self) -> Callable:
+        """``decide``, compiled (or loaded from the cache) on first use."""
+        if self.compiled and self.name not in _READY:
+            from .play import prepare
+
+            prepare([self], kernel=False)
+        return self.fn
+
 
 _REGISTRY: dict[str, Strategy] = {}
 _ALIASES: dict[str, str] = {}
+#: names of the numba strategies compiled (or loaded) in this process
+_READY: set[str] = set()
 _builtins_loaded = False
 
 
@@ -54,15 +74,20 @@ def _is_compiled(fn) -> bool:
 
 
 def register_strategy(name: str, decide: Callable, *, version: int = 1, description: str = "",
-                      memory: int = 1, reset: int = 1, aliases: tuple[str, ...] = ()) -> Strategy:
-    """Register ``decide`` under ``name`` (lower-case letters, digits, ``-`` and ``_``)."""
+                      memory: int = 1, reset: int = 1, aliases: tuple[str, ...] = (),
+                      compile_seconds: float | None = None) -> Strategy:
+    """Register ``decide`` under ``name`` (lower-case letters, digits, ``-`` and ``_``).
+    ``compile_seconds``: roughly how long compiling ``decide`` takes on a cold cache, for
+    the notice printed before it (optional)."""
     if not name or not all(c.isalnum() or c in "-_" for c in name) or name != name.lower():
         raise StrategyError(f"invalid strategy name {name!r}")
     if memory < 1 or not 1 <= reset <= memory:
         raise StrategyError(f"strategy {name!r}: need 1 <= reset <= memory")
-    strat = Strategy(name=name, decide=decide, version=int(version), description=description,
+    strat = Strategy(name=name, fn=decide, version=int(version), description=description,
                      memory=int(memory), reset=int(reset), compiled=_is_compiled(decide),
-                     module=getattr(decide, "__module__", ""))
+                     module=getattr(decide, "__module__", ""),
+                     compile_seconds=compile_seconds)
+    _READY.discard(name)
     _REGISTRY[name] = strat
     for a in aliases:
         _ALIASES[a] = name

@@ -5,7 +5,7 @@ import numba
 from durak_sim.actions import DEFEND, STOP, TAKE
 from durak_sim.cards import SUIT_MASKS
 from durak_sim.kernel.bits import lowest
-from durak_sim.kernel.config import JIT, STRATEGY_SIGNATURE
+from durak_sim.kernel.config import JIT
 from durak_sim.observation import O_TRUMP_SUIT
 from durak_sim.registry import register_strategy
 
@@ -21,7 +21,7 @@ def lowest_preferring_plain(cards, trump_suit):
     return lowest(plain) if plain != 0 else lowest(cards)
 
 
-@numba.njit(STRATEGY_SIGNATURE, **JIT)
+@numba.njit(**JIT)  # compiled for the kernel on first use (durak_sim.registry)
 def decide(obs, legal, hist, rng, mem):
     attacks = 0
     defences = 0
@@ -40,4 +40,5 @@ def decide(obs, legal, hist, rng, mem):
 
 
 register_strategy("easy", decide, version=1,
-                  description="lowest card first, non-trumps before trumps (R10.2)")
+                  description="lowest card first, non-trumps before trumps (R10.2)",
+                  compile_seconds=1)

@@ -62,7 +62,7 @@ import numpy as np
 
 from durak_sim.actions import DEFEND, TAKE
 from durak_sim.kernel.bits import popcount
-from durak_sim.kernel.config import JIT, STRATEGY_SIGNATURE
+from durak_sim.kernel.config import JIT
 from durak_sim.kernel.solver import (MODE_ONE, OUT_SIZE, SOLVER_VERSION, STATS_SIZE, SUIT0,
                                      solve_root, table_words)
 from durak_sim.observation import (O_ATTACKER, O_BOUT_LIMIT, O_DISCARD, O_HAND,
@@ -136,7 +136,7 @@ def _unseen(obs):
     return FULL & ~seen
 
 
-@numba.njit(STRATEGY_SIGNATURE, **JIT)
+@numba.njit(**JIT)  # compiled for the kernel on first use (durak_sim.registry)
 def decide(obs, legal, hist, rng, mem):
     stock = obs[O_STOCK]
     if stock > 1:
@@ -159,4 +159,5 @@ def decide(obs, legal, hist, rng, mem):
 
 
 register_strategy("hard", decide, version=HARD_VERSION, memory=MEMORY, reset=RESET,
-                  description="card memory; normal before the endgame, then exact search (R10.4)")
+                  description="card memory; normal before the endgame, then exact search (R10.4)",
+                  compile_seconds=70)

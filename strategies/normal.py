@@ -63,7 +63,7 @@ from numba.extending import intrinsic
 from durak_sim.actions import DEFEND, STOP, TAKE
 from durak_sim.cards import FULL_DECK
 from durak_sim.kernel.bits import lowest, popcount
-from durak_sim.kernel.config import JIT, STRATEGY_SIGNATURE
+from durak_sim.kernel.config import JIT
 from durak_sim.observation import (O_ATTACKER, O_BOUT_LIMIT, O_DEFENDER, O_DISCARD, O_HAND,
                                    O_HAND_SIZES, O_KNOWN, O_N_ATTACKS, O_N_HIST, O_PHASE,
                                    O_SEAT, O_STOCK, O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING,
@@ -268,7 +268,7 @@ def _open(hand, opp_cards, opp_n, exact, ts, tpen):
     return best
 
 
-@numba.njit(STRATEGY_SIGNATURE, **JIT)
+@numba.njit(**JIT)  # compiled for the kernel on first use (durak_sim.registry)
 def decide(obs, legal, hist, rng, mem):
     # everything that touches an array stays in here: an inlined helper taking arrays would
     # bring back numba's reference counting calls
@@ -356,4 +356,5 @@ def decide(obs, legal, hist, rng, mem):
 
 register_strategy("normal", decide, version=1, memory=M_SIZE, reset=M_SIZE,
                   description="saves trumps, throws in what the defender cannot beat, "
-                              "weighs taking, plays the empty-stock ending exactly (R10.3)")
+                              "weighs taking, plays the empty-stock ending exactly (R10.3)",
+                  compile_seconds=4)

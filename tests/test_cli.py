@@ -4,21 +4,13 @@ import sys
 
 import pytest
 
+from cli_errors import assert_one_line_error
+
 CLI = [sys.executable, "-m", "durak_sim.cli"]
 
 
 def run_cli(*args):
     return subprocess.run([*CLI, *args], capture_output=True, text=True)
-
-
-def assert_one_line_error(proc, *words):
-    assert proc.returncode == 2, proc.stderr
-    err = proc.stderr.strip()
-    assert "Traceback" not in proc.stderr
-    assert len(err.splitlines()) == 1, err
-    assert err.startswith("durak-sim: error:"), err
-    for w in words:
-        assert w in err, err
 
 
 @pytest.mark.parametrize("args, words", [
@@ -99,3 +91,32 @@ def test_match_sprt_stops_on_a_clear_difference():
 def test_match_sprt_rejects_records(tmp_path):
     assert_one_line_error(run_cli("match", "easy", "random", "--sprt", "0", "50", "--records",
                                   str(tmp_path / "r.jsonl")), "--sprt")
+
+
+def test_listing_strategies_and_help_compile_nothing(tmp_path):
+    """``durak-sim strategies`` and ``--help`` never compile: with an empty numba cache they
+    write nothing to it and say nothing about compiling."""
+    import os
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    for args in (["strategies"], ["--help"], ["match", "--help"], ["tournament", "--help"]):
+        proc = subprocess.run([*CLI, *args], capture_output=True, text=True, env=env)
+        assert proc.returncode == 0, proc.stderr
+        assert "compiling" not in proc.stderr
+        assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*.nbi"))
+
+
+def test_a_cold_compile_is_announced_once(tmp_path):
+    """On an empty cache a match says once, before compiling, what it compiles; the next run
+    loads it from the cache and says nothing."""
+    import os
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    args = [*CLI, "match", "easy", "random", "--deals", "10"]
+    first = subprocess.run(args, capture_output=True, text=True, env=env)
+    assert first.returncode == 0, first.stderr
+    notices = [line for line in first.stderr.splitlines() if "compiling" in line]
+    assert len(notices) == 1 and "the game kernel" in notices[0], first.stderr
+    assert "strategy 'easy'" in notices[0] and "later runs load" in notices[0]
+    second = subprocess.run(args, capture_output=True, text=True, env=env)
+    assert second.returncode == 0 and "compiling" not in second.stderr, second.stderr
