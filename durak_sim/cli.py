@@ -5,12 +5,13 @@ Every user error is one line on stderr (``durak-sim: error: ...``) and exit code
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 import click
 
-from .errors import EXIT_USAGE, UserError
+from .errors import EXIT_USAGE, ExitNow, UserError
 
 
 def fail(message: str) -> None:
@@ -21,9 +22,15 @@ def fail(message: str) -> None:
 class Group(click.Group):
     """Turns every known error class into one line and exit code 2, never a traceback."""
 
-    def main(self, *args, standalone_mode=True, **kwargs):
+    def main(self, args=None, *rest, standalone_mode=True, **kwargs):
         try:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(args, *rest, standalone_mode=False, **kwargs)
+        except ExitNow as exc:
+            if args is None:   # the real command line, not a test's in-process call
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(exc.code)
+            sys.exit(exc.code)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.Abort:

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from .cli import load_plugins, plugin_option, threads_option
-from .errors import UserError
+from .errors import ExitNow, UserError
 
 EXIT_INTERRUPTED = 130
 # durak_sim.tournament's defaults, repeated for the help text so that starting the CLI does
@@ -76,7 +76,7 @@ def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, 
     except TournamentInterrupted as exc:
         click.echo(f"durak-sim: {exc}", err=True)
         click.echo(f"resume with: {exc.resume_command}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        raise ExitNow(EXIT_INTERRUPTED)
     result.print()
 
 

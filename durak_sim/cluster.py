@@ -81,7 +81,8 @@ def play_chunk(config_dict: dict, pairing: tuple[str, str], lo: int, hi: int,
     ``(games, kernel s, compile s)`` as the local play does, or ``{"error": ...}`` when this
     worker would not play the client's games."""
     from .play import resolve_strategies
-    from .tournament import TournamentConfig, _play_chunk
+    from .runner import play_deals
+    from .tournament import TournamentConfig
 
     config = TournamentConfig.from_dict(config_dict)
     got = worker_versions(config.strategies, expected["plugins"])
@@ -90,8 +91,7 @@ def play_chunk(config_dict: dict, pairing: tuple[str, str], lo: int, hi: int,
         return {"error": problem}
     if threads is None:
         threads = _worker_threads(host_slots or {})
-    return _play_chunk(resolve_strategies(list(pairing)), config, lo, hi, threads,
-                       lambda n: None, [hi - lo])
+    return play_deals(resolve_strategies(list(pairing)), config, lo, hi, threads)
 
 
 def _worker_threads(host_slots: dict) -> int:

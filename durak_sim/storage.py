@@ -42,7 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
@@ -273,6 +273,15 @@ def games_frame(table, names: Sequence[str], columns: Sequence[str] = COLUMNS):
 # --------------------------------------------------------------------------------------
 # Manifest
 # --------------------------------------------------------------------------------------
+def partial_file(a: str, b: str, lo: int, hi: int) -> str:
+    """Relative path of the partial chunk (the games played so far) of a chunk.
+
+    >>> partial_file("easy", "random", 0, 50000)
+    'games/easy_vs_random/deals-000000000-000049999.partial.parquet'
+    """
+    return chunk_file(a, b, lo, hi).replace(".parquet", ".partial.parquet")
+
+
 def chunk_file(a: str, b: str, lo: int, hi: int) -> str:
     """Relative path of the chunk of pairing ``a, b`` holding deals ``lo .. hi - 1``.
 
@@ -285,13 +294,16 @@ def chunk_file(a: str, b: str, lo: int, hi: int) -> str:
 @dataclass
 class Manifest:
     """The JSON index of an output folder: ``config`` (what the tournament is),
-    ``provenance`` (who ran it: package version, command line, start time) and ``chunks``
+    ``provenance`` (who ran it: package version, command line, start time), ``chunks``
     (finished chunks: ``pairing`` [a, b], ``deal_lo``, ``deal_hi`` (exclusive), ``file``,
-    ``rows``, ``sha256``)."""
+    ``rows``, ``sha256``) and ``partials`` (chunks of an interrupted run played in part: the
+    same keys and ``played_hi``, the end of the deals played; listed only while there are
+    any)."""
 
     config: dict
     provenance: dict
     chunks: list
+    partials: list = field(default_factory=list)
 
     @property
     def done(self) -> set:
@@ -299,12 +311,16 @@ class Manifest:
         return {(c["pairing"][0], c["pairing"][1], c["deal_lo"]) for c in self.chunks}
 
     def to_dict(self) -> dict:
-        return {"format": MANIFEST_FORMAT, "config": self.config,
-                "provenance": self.provenance, "chunks": self.chunks}
+        d = {"format": MANIFEST_FORMAT, "config": self.config,
+             "provenance": self.provenance, "chunks": self.chunks}
+        if self.partials:
+            d["partials"] = self.partials
+        return d
 
     def save(self, out: Path) -> None:
         """Write ``manifest.json`` atomically (sorted keys, stable chunk order)."""
         self.chunks.sort(key=lambda c: (c["pairing"], c["deal_lo"]))
+        self.partials.sort(key=lambda c: (c["pairing"], c["deal_lo"]))
         atomic_write_text(Path(out) / MANIFEST,
                           json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n")
 
@@ -322,7 +338,7 @@ class Manifest:
             raise StorageError(f"{path} is not a durak-sim tournament manifest "
                                f"(format {d.get('format') if isinstance(d, dict) else None!r})")
         return cls(config=d["config"], provenance=d.get("provenance", {}),
-                   chunks=list(d.get("chunks", [])))
+                   chunks=list(d.get("chunks", [])), partials=list(d.get("partials", [])))
 
 
 class DirectoryLock:

@@ -6,16 +6,17 @@ strategy against each of the others). Every pairing plays the SAME deal indices
 ``0 .. deals - 1`` of one master seed, each deal twice with the seats swapped (duplicate
 play), so luck of the deal cancels within a pairing and is shared across pairings.
 
-Games are played chunk by chunk (``chunk_deals`` deal indices of one pairing, default
-50,000) and each played chunk is stored at once (:mod:`durak_sim.storage`; on a background
-thread, while the kernel plays the next chunks, at most ``STORE_QUEUE`` of them waiting), so
-a run stopped by Ctrl-C, a crash or SIGKILL continues with ``resume=True`` without redoing or
-losing a stored chunk (Ctrl-C stores the waiting ones first; a kill loses them, and the resume
-plays them again). The
-seed contract makes every chunk the same games whenever and however (threads, block sizes,
-resumes) it is played, so a resumed tournament's tables are byte-identical to an
-uninterrupted one's. Statistics, plots and the report are computed once at the end from
-the stored games alone (:func:`durak_sim.report.build_report`), from per-pairing counts
+Games are played in blocks of about half a second, the pairings interleaved, and stored in
+chunks (``chunk_deals`` deal indices of one pairing, default 50,000) the moment a chunk is
+complete, on a background thread while the kernel plays on (:mod:`durak_sim.runner`,
+:mod:`durak_sim.storage`); a chunk still being played is saved in part every two seconds of
+its play. So a run stopped by Ctrl-C (within a block, with every finished deal saved), a
+crash or SIGKILL (losing at most the last two seconds of a pairing's play) continues with
+``resume=True`` without redoing a stored deal. The seed contract makes every chunk the same
+games whenever and however (threads, block sizes, resumes) it is played, so a resumed
+tournament's tables are byte-identical to an uninterrupted one's. Statistics, plots and the
+report are computed once at the end from the stored games alone
+(:func:`durak_sim.report.build_report`), from per-pairing counts
 (:class:`durak_sim.stats.GameCounts`) taken of each chunk as it is stored.
 
 Output folder (default ``reports/runs/tournament-<YYYYmmdd-HHMMSS>-seed<S>``)::
@@ -35,20 +36,18 @@ from __future__ import annotations
 import json
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from .errors import UserError
 from .play import check_seed, game_schedule, play_schedule, resolve_strategies
 from .rules import RULES_VERSION, Rules
-from .storage import (INT_COLUMNS, DirectoryLock, Manifest, StorageError, chunk_file,
-                      games_table, remove_temporaries, result_columns, sha256_file,
-                      write_chunk)
+from .storage import (DirectoryLock, Manifest, StorageError, remove_temporaries,
+                      result_columns, sha256_file)
 
 #: deal indices per pairing of ``durak-sim tournament`` with no ``--deals``; each is played
 #: twice. Chosen so that the four built-in levels finish in a few minutes on 2 cores.
@@ -57,22 +56,20 @@ DEFAULT_DEALS = 10_000
 CHUNK_DEALS = 50_000
 #: parent of the default output folders (relative to the working directory)
 RUNS_DIR = Path("reports") / "runs"
-#: seconds a kernel call should take: progress updates and Ctrl-C answer this often
-BLOCK_SECONDS = 0.5
-_FIRST_BLOCK, _MIN_BLOCK = 1024, 16
-#: chunks played but not yet stored, at most (a crash loses these; Ctrl-C stores them)
-STORE_QUEUE = 3
 TIMING = "timing.json"
 
 
 class TournamentInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a tournament; every finished chunk is saved in ``out``."""
+    """Ctrl-C stopped a tournament; everything played is saved in ``out`` (``partial``:
+    chunks saved in part, to be continued)."""
 
     def __init__(self, out: Path, chunks_done: int, chunks_total: int,
-                 scheduler: str | None = None):
-        super().__init__(f"interrupted: {chunks_done} of {chunks_total} chunks saved in {out}")
+                 scheduler: str | None = None, partial: int = 0):
+        more = f" (and {partial} more in part)" if partial else ""
+        super().__init__(f"interrupted: {chunks_done} of {chunks_total} chunks saved{more} "
+                         f"in {out}")
         self.out, self.chunks_done, self.chunks_total = Path(out), chunks_done, chunks_total
-        self.scheduler = scheduler
+        self.scheduler, self.partial = scheduler, partial
 
     @property
     def resume_command(self) -> str:
@@ -271,7 +268,7 @@ class TournamentResult:
 
     def _where(self) -> str:
         if self.workers is not None:
-            return f"per task, {_dask_workers(self.workers)}"
+            return f"per task, on {self.workers} dask worker{'s' if self.workers != 1 else ''}"
         return f"on {self.threads} thread{'s' if self.threads != 1 else ''}"
 
     def print(self, console=None) -> None:
@@ -295,54 +292,6 @@ class TournamentResult:
         else:
             console.print("nothing left to play: every chunk was already stored")
         console.print(f"results in {self.out}")
-
-
-ProgressFn = Callable[[int], None]
-
-
-def _play_chunk(strats, config, lo, hi, threads, advance: ProgressFn, block: list):
-    """Play deals ``lo .. hi - 1`` of one pairing in kernel calls of about BLOCK_SECONDS
-    (``block[0]`` deals, adapted in place); return ``((deals, rots, result columns)``,
-    kernel s, compile s)."""
-    deals_parts, rots_parts, cols_parts = [], [], []
-    kernel_s = compile_s = 0.0
-    pos = lo
-    while pos < hi:
-        n = min(block[0], hi - pos)
-        d, r = game_schedule(np.arange(pos, pos + n, dtype=np.int64), 2, True)
-        batch = play_schedule(strats, config.seed, d, r, rules=config.rules, threads=threads)
-        kernel_s += batch.seconds
-        compile_s += batch.compile_seconds
-        deals_parts.append(d)
-        rots_parts.append(r)
-        # narrow copies now: the kernel's int64 result rows are not kept
-        cols_parts.append({k: v.astype(INT_COLUMNS.get(k, np.int8))
-                           for k, v in result_columns(batch).items()})
-        pos += n
-        advance(n)
-        if batch.seconds > 0:
-            block[0] = int(np.clip(n * BLOCK_SECONDS / batch.seconds, _MIN_BLOCK,
-                                   max(config.chunk_deals, _MIN_BLOCK)))
-    if len(cols_parts) == 1:
-        return (deals_parts[0], rots_parts[0], cols_parts[0]), kernel_s, compile_s
-    cols = {k: np.concatenate([c[k] for c in cols_parts]) for k in cols_parts[0]}
-    return (np.concatenate(deals_parts), np.concatenate(rots_parts), cols), kernel_s, compile_s
-
-
-def _store_chunk(out: Path, manifest: Manifest, entry: dict, config: TournamentConfig,
-                 pairing, games):
-    """Write one played chunk (atomically), list it in the manifest (saved: the chunk is
-    finished) and count it for the report; return ``(sha256, counts)``, the counts
-    (:func:`durak_sim.report.count_table`) of the very table written."""
-    from .report import count_table
-
-    deals, rots, cols = games
-    table = games_table(config.seed, deals, rots, config.strategies, config.versions,
-                        pairing, cols)
-    rows, sha = write_chunk(out / entry["file"], table)
-    manifest.chunks.append({**entry, "rows": rows, "sha256": sha})
-    manifest.save(out)
-    return sha, count_table(table, config.strategies)
 
 
 def _check_threads(threads: int | None) -> None:
@@ -441,8 +390,9 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
     :data:`DEFAULT_DEALS`) deal indices per pairing, each played twice with the seats
     swapped; ``seed`` (default 1); ``out``: output folder (default
     :func:`default_out_dir`), which must be new or empty unless ``resume``; ``threads``:
-    kernel threads (default all cores; results do not depend on it); ``progress``: a rich
-    progress bar on stderr when it is a terminal; ``chunk_deals``: deal indices per stored
+    kernel threads (default all cores; results do not depend on it); ``progress``: live
+    progress and a score line per pairing on stderr when it is a terminal
+    (:mod:`durak_sim.progress`); ``chunk_deals``: deal indices per stored
     chunk (:data:`CHUNK_DEALS`); ``report``: build the report at the end
     (:func:`durak_sim.report.build_report`); ``command``: the command line to record in
     the manifest (default ``sys.argv``); ``scheduler``: the address of a dask.distributed
@@ -451,7 +401,7 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
 
     With ``resume`` the tournament stored in ``out`` continues; options left ``None`` are
     taken from its manifest and options given must agree with it (else ``UserError``).
-    Ctrl-C raises :class:`TournamentInterrupted` after the finished chunks are saved.
+    Ctrl-C raises :class:`TournamentInterrupted` after every finished deal is saved.
 
     >>> r = run_tournament(["random", "easy"], deals=50, seed=2, out=_doctest_dir(),
     ...                    progress=False, report=False)
@@ -558,167 +508,51 @@ def _prefetch_report() -> None:
         pass
 
 
-def _local_chunks(todo, strats, config, threads, advance, block, describe):
-    """Play the chunks of ``todo`` in order here; yield each as
-    ``(a, b, lo, hi, games, kernel s, compile s)``."""
-    for a, b, lo, hi in todo:
-        describe(f"{a} vs {b}")
-        games, k_s, c_s = _play_chunk([strats[a], strats[b]], config, lo, hi, threads,
-                                      advance, block)
-        yield a, b, lo, hi, games, k_s, c_s
-
-
-def _dask_workers(n: int) -> str:
-    return f"on {n} dask worker{'s' if n != 1 else ''}"
-
-
-def _cluster_chunks(cluster, todo, advance, describe):
-    """The chunks of ``todo`` played by a dask cluster, as they finish (same items)."""
-    describe(_dask_workers(cluster.workers))
-    played = cluster.play(todo)
-    try:
-        for item in played:
-            advance(item[3] - item[2])
-            yield item
-    finally:
-        played.close()
-
-
 def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, progress,
           console, t_start: float, prefetch: bool = False, cluster=None) -> TournamentResult:
+    from . import runner
     from .play import cpu_count
 
-    names = list(config.strategies)
-    index = {n: i for i, n in enumerate(names)}
-    pairings = config.pairings()
-    ranges = config.chunk_ranges()
-    done = manifest.done
-    todo = [(a, b, lo, hi) for lo, hi in ranges for a, b in pairings if (a, b, lo) not in done]
-    total_chunks = len(ranges) * len(pairings)
-    result = TournamentResult(out=out, config=config, complete=not todo,
-                              chunks_done=total_chunks - len(todo), chunks_total=total_chunks,
+    wanted = {(a, b, lo) for lo, _ in config.chunk_ranges() for a, b in config.pairings()}
+    total_chunks = len(wanted)
+    result = TournamentResult(out=out, config=config, complete=False,
+                              chunks_done=len(manifest.done & wanted), chunks_total=total_chunks,
                               threads=threads if cluster is not None else threads or cpu_count(),
                               workers=cluster.workers if cluster is not None else None)
-    if not todo:
-        return result
-    strats = {n: s for n, s in zip(names, resolve_strategies(names))}
-    total_deals = config.deals * len(pairings)
-    done_deals = total_deals - sum(hi - lo for _, _, lo, hi in todo)
-    block = [_FIRST_BLOCK if all(s.compiled for s in strats.values()) else _MIN_BLOCK]
-    bar = _progress_bar(progress, console)
-    # One thread stores the chunks (Arrow table, Parquet, manifest, counts for the report;
-    # while it plays, it alone writes the manifest): the kernel releases the GIL, so
-    # storing overlaps with playing the next chunk.
-    store = ThreadPoolExecutor(1, thread_name_prefix="durak-sim-store")
-    pending = []   # chunks played and being stored, oldest first: (file, future)
     prefetcher = None
-    if prefetch:   # its own thread: the imports must not hold up storing the first chunks
+    if prefetch and result.chunks_done < total_chunks:
+        # its own thread: the imports must not hold up storing the first chunks
         import threading
 
         prefetcher = threading.Thread(target=_prefetch_report, name="durak-sim-prefetch",
                                       daemon=True)
         prefetcher.start()
-
-    def finish(keep: int = 0) -> None:
-        """Wait until at most ``keep`` chunks are still being stored (errors are raised
-        here)."""
-        while len(pending) > keep:
-            rel, future = pending[0]
-            sha, counts = future.result()
-            pending.pop(0)
-            result.chunks_done += 1
-            result.chunk_counts[(rel, sha)] = counts
-
-    played = None
     try:
-        with bar as p:
-            task = p.add_task("tournament", total=total_deals, completed=done_deals) \
-                if p is not None else None
-
-            def advance(n: int) -> None:
-                result.deals_played += n
-                if p is not None:
-                    p.advance(task, n)
-
-            def describe(text: str) -> None:
-                if p is not None:
-                    p.update(task, description=text)
-
-            # the kernel (here, or a dask cluster's workers) plays the next chunks while
-            # the previous ones are being stored
-            played = _cluster_chunks(cluster, todo, advance, describe) if cluster is not None \
-                else _local_chunks(todo, strats, config, threads, advance, block, describe)
-            for a, b, lo, hi, games, k_s, c_s in played:
-                result.kernel_seconds += k_s
-                result.compile_seconds += c_s
-                # up to STORE_QUEUE chunks wait to be stored (the first ones wait for the
-                # imports storing needs), so the kernel never waits for storage
-                finish(keep=STORE_QUEUE - 1)
-                rel = chunk_file(a, b, lo, hi)
-                entry = {"pairing": [a, b], "deal_lo": lo, "deal_hi": hi, "file": rel}
-                pending.append((rel, store.submit(_store_chunk, out, manifest, entry, config,
-                                                  (index[a], index[b]), games)))
-            finish()
-    except BaseException as exc:
-        if played is not None:
-            played.close()   # a cluster's unfinished chunks are cancelled
-        # whatever stopped the play, the chunks being stored are played: let them finish
+        played = runner.play(out, config, manifest, threads, progress, console, cluster)
+    except runner.Stopped:
+        # (the prefetching thread is a daemon: no need to wait for its imports)
+        prefetcher = None
+        stored = Manifest.load(out)
+        result.chunks_done = len(stored.done & wanted)
         try:
-            finish()
-        except BaseException:  # pragma: no cover - a courtesy; the first error is raised
-            pass
-        if not isinstance(exc, KeyboardInterrupt):
-            raise
-        store.shutdown(wait=True)
-        # count what is on disk: the interrupt may fall between a save and our bookkeeping
-        try:
-            wanted = {(a, b, lo) for lo, _ in ranges for a, b in pairings}
-            result.chunks_done = len(Manifest.load(out).done & wanted)
             _write_timing(out, result, t_start)
         except (OSError, StorageError):  # pragma: no cover - a courtesy, never an error
             pass
         raise TournamentInterrupted(out, result.chunks_done, total_chunks,
-                                    cluster.address if cluster is not None else None) from None
+                                    cluster.address if cluster is not None else None,
+                                    partial=len(stored.partials)) from None
     finally:
-        store.shutdown(wait=True)
         if prefetcher is not None:
             # never fork (the report's drawing processes) while it may hold an import lock
             prefetcher.join()
+    result.deals_played = played.deals
+    result.kernel_seconds = played.kernel_seconds
+    result.compile_seconds = played.compile_seconds
+    result.chunk_counts = played.chunk_counts
+    result.chunks_done = len(manifest.done & wanted)
     result.complete = result.chunks_done == total_chunks
     return result
 
-
-class _NoProgress:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
-
-
-def _progress_bar(progress: bool, console):
-    """A rich progress bar on stderr (deals done, deals/s, time left), only on a terminal."""
-    if not progress:
-        return _NoProgress()
-    from rich.console import Console
-    from rich.progress import (BarColumn, Progress, ProgressColumn, TextColumn,
-                               TimeRemainingColumn)
-    from rich.text import Text
-
-    class RateColumn(ProgressColumn):
-        """Deals per second over rich's recent-speed window."""
-
-        def render(self, task):
-            speed = task.speed
-            return Text("? deals/s" if speed is None else f"{speed:,.0f} deals/s")
-
-    console = console or Console(stderr=True)
-    if not console.is_terminal:
-        return _NoProgress()
-    return Progress(TextColumn("{task.description}"), BarColumn(bar_width=12),
-                    TextColumn("{task.completed:,}/{task.total:,} deals"), RateColumn(),
-                    TimeRemainingColumn(), TextColumn("left"), console=console,
-                    refresh_per_second=4)
 
 
 def _write_timing(out: Path, result: TournamentResult, t_start: float,

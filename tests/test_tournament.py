@@ -23,6 +23,8 @@ from durak_sim.storage import Manifest
 from durak_sim.tournament import (TournamentConfig, make_config, pentanomial_counts,
                                   run_sprt, run_tournament)
 
+from cli_errors import assert_one_line_error
+
 CLI = [sys.executable, "-m", "durak_sim.cli"]
 ROOT = Path(__file__).resolve().parents[1]
 RESULT_FILES = [*TABLE_FILES.values(), "report.md"]
@@ -40,16 +42,6 @@ def snapshot(folder: Path) -> dict:
 
 def results(folder: Path) -> dict:
     return {name: (folder / name).read_bytes() for name in RESULT_FILES}
-
-
-def assert_one_line_error(proc, *words):
-    assert proc.returncode == 2, proc.stderr
-    err = proc.stderr.strip()
-    assert "Traceback" not in err
-    assert len(err.splitlines()) == 1, err
-    assert err.startswith("durak-sim: error:"), err
-    for w in words:
-        assert w in err, err
 
 
 def invoke(*args):
@@ -336,32 +328,42 @@ def test_damaged_chunk_is_played_again_on_resume(tmp_path):
     assert snapshot(out / "games") == before        # the same bytes again
 
 
-def test_an_error_while_playing_keeps_the_chunk_being_stored(tmp_path, monkeypatch):
-    """Chunks are stored on a background thread while the next one is played: an error in
-    the kernel still lets the stored chunk finish (listed in the manifest), and a storage
-    error is raised in the caller."""
-    real, calls = tournament._play_chunk, []
+def test_an_error_while_playing_keeps_every_finished_deal(tmp_path, monkeypatch):
+    """Chunks are stored on a background thread while the next games are played: an error in
+    the kernel still lets the stored chunk finish (listed in the manifest) and saves the deals
+    played of the chunk it stopped (a partial chunk), and a storage error is raised in the
+    caller."""
+    from durak_sim import runner
 
-    def failing_third(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 3:
+    real = runner.play_deals
+
+    def failing_at_300(strats, config, lo, hi, threads):
+        if lo >= 300:
             raise RuntimeError("kernel failed")
-        return real(*args, **kwargs)
+        return real(strats, config, lo, hi, threads)
 
     out = tmp_path / "t"
     with monkeypatch.context() as m:
-        m.setattr(tournament, "_play_chunk", failing_third)
+        m.setattr(runner, "play_deals", failing_at_300)
+        m.setattr(runner, "FIRST_BLOCK", 50)   # blocks of 50 deals
+        m.setattr(runner, "GROWTH", 1)
         with pytest.raises(RuntimeError, match="kernel failed"):
             run_tournament(["random", "easy"], 1000, 1, out, 1, progress=False,
                            chunk_deals=200, report=False)
-    assert [c["deal_lo"] for c in Manifest.load(out).chunks] == [0, 200]
+    stored = Manifest.load(out)
+    assert [c["deal_lo"] for c in stored.chunks] == [0]
+    assert [(p["deal_lo"], p["played_hi"]) for p in stored.partials] == [(200, 300)]
     assert run_tournament(resume=True, out=out, progress=False, report=False).deals_played \
-        == 600
+        == 700
+    assert not Manifest.load(out).partials and not list(out.rglob("*.partial.parquet"))
+    whole = run_tournament(["random", "easy"], 1000, 1, tmp_path / "w", 1, progress=False,
+                           chunk_deals=200, report=False)
+    assert whole.complete and snapshot(out / "games") == snapshot(tmp_path / "w" / "games")
 
     def no_space(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(tournament, "write_chunk", no_space)
+    monkeypatch.setattr(runner, "write_chunk", no_space)
     with pytest.raises(OSError, match="No space"):
         run_tournament(["random", "easy"], 1000, 1, tmp_path / "u", 1, progress=False,
                        chunk_deals=200, report=False)

@@ -1,0 +1,401 @@
+"""Playing a tournament's games and storing them the moment they are finished.
+
+On this machine the pairings are played interleaved: one block of games of each unfinished
+pairing in turn, each block sized to take about ``BLOCK_SECONDS`` of play whatever the
+pairing's speed (a pairing starts with a small block and grows it). So the live progress
+(:mod:`durak_sim.progress`) knows every pairing's speed within seconds and its time-left
+estimate holds, and Ctrl-C is answered within one block.
+
+The stored unit stays the *chunk* (``chunk_deals`` deal indices of one pairing,
+:mod:`durak_sim.storage`), so the stored files do not depend on timing: a block's games join
+its pairing's current chunk, and a chunk is stored as soon as it is complete. A chunk still
+being played is saved as a *partial* chunk every ``PARTIAL_SECONDS`` of its play and when
+the run stops, and a resume continues it from there: Ctrl-C loses no finished deal, and a
+kill loses at most the last ``PARTIAL_SECONDS`` of a pairing's play. Storing runs on a
+background thread while the kernel plays on (it releases the GIL).
+
+A dask cluster (:mod:`durak_sim.cluster`) plays whole chunks as tasks instead; they are
+stored the same way as they come back.
+"""
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .play import game_schedule, play_schedule, prepare
+from .progress import Board, live
+from .storage import (INT_COLUMNS, Manifest, StorageError, chunk_file, game_arrays,
+                      games_table, partial_file, read_chunks, result_columns, write_chunk)
+
+#: seconds of play a kernel call aims at: progress steps and Ctrl-C answer this often
+BLOCK_SECONDS = 0.5
+#: deals of a pairing's first block (its speed is unknown), and the growth per block at most
+FIRST_BLOCK, GROWTH = 16, 8
+#: a chunk being played is saved (as a partial chunk) after this many seconds of its play
+PARTIAL_SECONDS = 2.0
+#: chunks played but not yet stored, at most (the kernel does not wait for storage)
+STORE_QUEUE = 3
+#: the result columns kept per game, narrow (a chunk's games until it is stored)
+RESULT_COLUMNS = ("outcome", "durak", "first_attacker", "bouts", "cards_left")
+
+
+class Stopped(Exception):
+    """Ctrl-C stopped the play; everything played is saved."""
+
+
+@dataclass
+class Played:
+    """What one session played: ``deals`` (deal indices x pairings), kernel and compile
+    seconds, and the counts of every chunk it stored by ``(file, sha256)``."""
+
+    deals: int = 0
+    kernel_seconds: float = 0.0
+    compile_seconds: float = 0.0
+    chunk_counts: dict = field(default_factory=dict)
+    chunks_stored: int = 0
+    partials_saved: int = 0
+
+
+# --------------------------------------------------------------------------------------
+# Games of a range of deals
+# --------------------------------------------------------------------------------------
+def play_deals(strats, config, lo: int, hi: int, threads) -> tuple:
+    """Deals ``lo .. hi - 1`` of one pairing, each twice with the seats swapped, in one
+    kernel call: ``((deals, rots, columns), kernel s, compile s)`` with the result columns
+    narrowed to their stored types."""
+    d, r = game_schedule(np.arange(lo, hi, dtype=np.int64), 2, True)
+    batch = play_schedule(strats, config.seed, d, r, rules=config.rules, threads=threads)
+    cols = {k: v.astype(INT_COLUMNS.get(k, np.int8)) for k, v in result_columns(batch).items()}
+    return (d, r, cols), batch.seconds, batch.compile_seconds
+
+
+def _concat(parts: list) -> tuple:
+    if len(parts) == 1:
+        return parts[0]
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+            {k: np.concatenate([p[2][k] for p in parts]) for k in RESULT_COLUMNS})
+
+
+def _scores(games: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """The first-named side's W/D/L in games and pentanomial counts of a block's games."""
+    from .tournament import pentanomial_counts
+
+    _, rots, cols = games
+    draw = cols["outcome"] == 1
+    lost = ~draw & (cols["durak"] == rots % 2)
+    n = len(rots)
+    d, l = int(draw.sum()), int(lost.sum())
+    return np.array([n - d - l, d, l]), pentanomial_counts(cols, rots)
+
+
+# --------------------------------------------------------------------------------------
+# Storage (one background thread: the only writer of the manifest while it runs)
+# --------------------------------------------------------------------------------------
+class _Store:
+    def __init__(self, out: Path, manifest: Manifest, config, index: dict, played: Played):
+        self.out, self.manifest, self.config, self.index = out, manifest, config, index
+        self.played = played
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="durak-sim-store")
+        self.pending: list = []   # (kind, future), oldest first
+
+    def _table(self, a, b, games):
+        deals, rots, cols = games
+        return games_table(self.config.seed, deals, rots, self.config.strategies,
+                           self.config.versions, (self.index[a], self.index[b]), cols)
+
+    def _chunk(self, a, b, lo, hi, games):
+        from .report import count_table
+
+        table = self._table(a, b, games)
+        rel = chunk_file(a, b, lo, hi)
+        rows, sha = write_chunk(self.out / rel, table)
+        m = self.manifest
+        m.chunks.append({"pairing": [a, b], "deal_lo": lo, "deal_hi": hi, "file": rel,
+                         "rows": rows, "sha256": sha})
+        stale = [p for p in m.partials if (p["pairing"], p["deal_lo"]) == ([a, b], lo)]
+        m.partials[:] = [p for p in m.partials if p not in stale]
+        m.save(self.out)   # the chunk is finished from here on
+        for p in stale:
+            (self.out / p["file"]).unlink(missing_ok=True)
+        return rel, sha, count_table(table, self.config.strategies)
+
+    def _partial(self, a, b, lo, hi, games):
+        table = self._table(a, b, games)
+        rel = partial_file(a, b, lo, hi)
+        rows, sha = write_chunk(self.out / rel, table)
+        m = self.manifest
+        m.partials[:] = [p for p in m.partials if (p["pairing"], p["deal_lo"]) != ([a, b], lo)]
+        m.partials.append({"pairing": [a, b], "deal_lo": lo, "deal_hi": hi, "file": rel,
+                           "played_hi": int(games[0][-1]) + 1, "rows": rows, "sha256": sha})
+        m.save(self.out)
+
+    def chunk(self, a, b, lo, hi, games) -> None:
+        self.finish(keep=STORE_QUEUE - 1)
+        self.pending.append(("chunk", self.pool.submit(self._chunk, a, b, lo, hi, games)))
+
+    def partial(self, a, b, lo, hi, games) -> None:
+        self.finish(keep=STORE_QUEUE - 1)
+        self.pending.append(("partial", self.pool.submit(self._partial, a, b, lo, hi, games)))
+
+    def finish(self, keep: int = 0) -> None:
+        """Wait until at most ``keep`` stores are pending; their errors are raised here."""
+        while len(self.pending) > keep:
+            kind, future = self.pending[0]
+            out = future.result()
+            self.pending.pop(0)
+            if kind == "chunk":
+                rel, sha, counts = out
+                self.played.chunk_counts[(rel, sha)] = counts
+                self.played.chunks_stored += 1
+            else:
+                self.played.partials_saved += 1
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
+
+
+def load_partials(out: Path, manifest: Manifest, config) -> dict:
+    """The partial chunks stored in ``out`` that are intact and belong to chunks still to
+    play: ``{(a, b, lo): (played_hi, games)}``; the others are forgotten (their deals are
+    played again)."""
+    todo = {(a, b, lo) for lo, _ in config.chunk_ranges() for a, b in config.pairings()}
+    todo -= manifest.done
+    keep, found = [], {}
+    for p in manifest.partials:
+        a, b = p["pairing"]
+        key = (a, b, p["deal_lo"])
+        try:
+            if key not in todo or key in found:
+                raise StorageError("not needed")
+            table = read_chunks(out, [p])
+            cols = game_arrays(table, config.strategies,
+                               ("deal", "swap", *RESULT_COLUMNS))
+        except (StorageError, OSError, KeyError, ValueError, TypeError):
+            continue
+        deals = cols.pop("deal")
+        rots = cols.pop("swap").astype(np.int64)
+        expected = game_schedule(np.arange(p["deal_lo"], p["played_hi"], dtype=np.int64),
+                                 2, True)
+        if not (np.array_equal(deals, expected[0]) and np.array_equal(rots, expected[1])):
+            continue
+        found[key] = (int(p["played_hi"]), (deals, rots, cols))
+        keep.append(p)
+    manifest.partials[:] = keep
+    return found
+
+
+# --------------------------------------------------------------------------------------
+# Ctrl-C: a flag, answered between kernel calls
+# --------------------------------------------------------------------------------------
+class StopFlag:
+    """While active (in the main thread), the first Ctrl-C sets the flag instead of raising,
+    so that the play stops between two kernel calls with everything played saved; a second
+    Ctrl-C raises KeyboardInterrupt at once."""
+
+    def __init__(self):
+        self.event = threading.Event()
+        self._old = None
+
+    def _handler(self, signum, frame):
+        self.event.set()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.getsignal(signal.SIGINT)
+            if self._old is signal.default_int_handler:
+                signal.signal(signal.SIGINT, self._handler)
+            else:   # ignored, or somebody else's handler: leave it alone
+                self._old = None
+        return self
+
+    def __exit__(self, *exc):
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+        return False
+
+    def __bool__(self) -> bool:
+        return self.event.is_set()
+
+
+# --------------------------------------------------------------------------------------
+# Local play: pairings interleaved, blocks sized by time
+# --------------------------------------------------------------------------------------
+class _Pairing:
+    """One pairing's play: its chunks still to play and the games of the current one."""
+
+    def __init__(self, a, b, strats, ranges: list, partials: dict):
+        self.a, self.b, self.strats = a, b, strats
+        self.ranges = ranges          # (lo, hi) chunks to play, in order
+        self.k = 0
+        self.parts: list = []         # games of the current chunk so far
+        self.saved = 0                # of them, deals already in a partial chunk
+        self.since_save = 0.0         # play seconds since the last save of the chunk
+        self.block = FIRST_BLOCK
+        self.deals, self.seconds = 0, 0.0   # this session's play of it
+        self.partials = partials
+        self._enter_chunk()
+
+    def _enter_chunk(self) -> None:
+        self.parts, self.saved, self.since_save = [], 0, 0.0
+        if self.k < len(self.ranges):
+            lo, _ = self.ranges[self.k]
+            self.pos = lo
+            got = self.partials.get((self.a, self.b, lo))
+            if got is not None:
+                self.pos, games = got
+                self.parts = [games]
+                self.saved = self.pos - lo
+
+    @property
+    def finished(self) -> bool:
+        return self.k >= len(self.ranges)
+
+    @property
+    def chunk(self) -> tuple[int, int]:
+        return self.ranges[self.k]
+
+
+def play_local(out: Path, config, manifest: Manifest, threads, board: Board, stop: StopFlag,
+               played: Played, store: _Store, strats: dict, partials: dict) -> None:
+    """Play every chunk not in ``manifest`` here, interleaved by pairing (module docstring).
+    Raises :class:`Stopped` after saving when ``stop`` is set."""
+    done = manifest.done
+    runs = []
+    for a, b in config.pairings():
+        ranges = [(lo, hi) for lo, hi in config.chunk_ranges() if (a, b, lo) not in done]
+        if ranges:
+            runs.append(_Pairing(a, b, [strats[a], strats[b]], ranges, partials))
+    for p in runs:
+        if p.parts:
+            board.rows[(p.a, p.b)].done += p.pos - p.chunk[0]
+    try:
+        while not stop:
+            active = [p for p in runs if not p.finished]
+            if not active:
+                break
+            for p in active:
+                if stop:
+                    break
+                _play_block(p, config, threads, board, played, store)
+    except BaseException:
+        _save_partials(runs, store, board)   # whatever stopped it, keep what was played
+        raise
+    if stop:
+        _save_partials(runs, store, board)
+        raise Stopped
+
+
+def _save_partials(runs: list, store: _Store, board: Board) -> None:
+    board.status = "stopping: saving every finished deal ..."
+    for p in runs:
+        if not p.finished and p.pos > p.chunk[0] + p.saved:
+            store.partial(p.a, p.b, *p.chunk, _concat(p.parts))
+    store.finish()
+
+
+def _play_block(p: _Pairing, config, threads, board: Board, played: Played,
+                store: _Store) -> None:
+    lo, hi = p.chunk
+    n = min(p.block, hi - p.pos)
+    games, kernel_s, compile_s = play_deals(p.strats, config, p.pos, p.pos + n, threads)
+    played.kernel_seconds += kernel_s
+    played.compile_seconds += compile_s
+    played.deals += n
+    p.pos += n
+    p.parts.append(games)
+    p.since_save += kernel_s
+    wdl, pent = _scores(games)
+    board.advance((p.a, p.b), n, kernel_s, wdl=wdl, pent=pent)
+    # the next block from the pairing's speed over all its blocks (one deal of a slow
+    # pairing may take a hundred times its median: the last block alone misleads)
+    p.deals += n
+    p.seconds += kernel_s
+    rate = p.deals / p.seconds if p.seconds > 0 else float("inf")
+    p.block = int(min(max(1.0, rate * BLOCK_SECONDS), n * GROWTH))
+    if p.pos == hi:
+        store.chunk(p.a, p.b, lo, hi, _concat(p.parts))
+        p.k += 1
+        p._enter_chunk()
+    elif p.since_save >= PARTIAL_SECONDS:
+        games = _concat(p.parts)
+        p.parts = [games]
+        store.partial(p.a, p.b, lo, hi, games)
+        p.saved = p.pos - lo
+        p.since_save = 0.0
+
+
+# --------------------------------------------------------------------------------------
+# The whole play of a session
+# --------------------------------------------------------------------------------------
+def play(out: Path, config, manifest: Manifest, threads, progress: bool, console,
+         cluster=None) -> Played:
+    """Play (here or on ``cluster``) every chunk of ``config`` not yet in ``manifest`` and
+    store it; return what was played. Ctrl-C raises :class:`Stopped` once everything played
+    is saved (locally: every finished deal; on a cluster: every finished chunk)."""
+    from .play import resolve_strategies
+
+    names = list(config.strategies)
+    index = {n: i for i, n in enumerate(names)}
+    played = Played()
+    pairings = config.pairings()
+    partials = load_partials(out, manifest, config)
+    done = manifest.done
+    board = Board(f"{'gauntlet' if config.gauntlet else 'round robin'}: "
+                  f"{config.deals:,} deal pairs per pairing, seed {config.seed}",
+                  unit="deal pairs", games_per_unit=2)
+    for a, b in pairings:
+        stored = sum(hi - lo for lo, hi in config.chunk_ranges() if (a, b, lo) in done)
+        board.add((a, b), f"{a} vs {b}", config.deals, stored, a=a, b=b)
+    if board.done == board.total:
+        return played
+    strats = dict(zip(names, resolve_strategies(names)))
+    if cluster is None:
+        # compile first (it says so when that takes long), then take Ctrl-C as a flag
+        played.compile_seconds += prepare(list(strats.values()))
+    store = _Store(out, manifest, config, index, played)
+    try:
+        with live(board, progress, console):
+            if cluster is not None:
+                _play_cluster(cluster, config, manifest, board, played, store)
+            else:
+                with StopFlag() as stop:
+                    play_local(out, config, manifest, threads, board, stop, played, store,
+                               strats, partials)
+            store.finish()
+    finally:
+        try:
+            store.finish()
+        except BaseException:  # pragma: no cover - the first error is the one raised
+            pass
+        store.close()
+    return played
+
+
+def _play_cluster(cluster, config, manifest: Manifest, board: Board, played: Played,
+                  store: _Store) -> None:
+    done = manifest.done
+    todo = [(a, b, lo, hi) for lo, hi in config.chunk_ranges() for a, b in config.pairings()
+            if (a, b, lo) not in done]
+    board.status = f"playing on {cluster.workers} dask worker{'s' if cluster.workers != 1 else ''}"
+    chunks = cluster.play(todo)
+    try:
+        for a, b, lo, hi, games, kernel_s, compile_s in chunks:
+            played.kernel_seconds += kernel_s
+            played.compile_seconds += compile_s
+            played.deals += hi - lo
+            wdl, pent = _scores(games)
+            board.advance((a, b), hi - lo, kernel_s, wdl=wdl, pent=pent)
+            store.chunk(a, b, lo, hi, games)
+    except KeyboardInterrupt:
+        chunks.close()   # the cluster's unfinished chunks are cancelled
+        store.finish()
+        raise Stopped from None
+    finally:
+        chunks.close()

@@ -1,0 +1,122 @@
+"""The live run: progress and score lines on a terminal, Ctrl-C answered within a block with
+every finished deal kept, and a resume that ends in the same tables as an uninterrupted run."""
+import fcntl
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+from durak_sim.report import TABLE_FILES
+from durak_sim.storage import Manifest
+from durak_sim.tournament import run_tournament
+
+CLI = [sys.executable, "-m", "durak_sim.cli"]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")
+
+
+def _as_at_a_terminal() -> None:
+    """In the child: SIGINT handled by default and not blocked (as for a command started at a
+    terminal, whatever the test run inherited)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+class Terminal:
+    """A command on a pseudo-terminal, 160 columns wide; ``text`` is what it printed so
+    far, without escape sequences."""
+
+    def __init__(self, args):
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 160, 0, 0))
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "160"}
+        env.pop("NO_COLOR", None)
+        self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     preexec_fn=_as_at_a_terminal, close_fds=True)
+        os.close(slave)
+        self.raw = b""
+
+    @property
+    def text(self) -> str:
+        return ANSI.sub("", self.raw.decode("utf-8", "replace"))
+
+    def read(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if ready:
+                try:
+                    data = os.read(self.master, 65536)
+                except OSError:   # the child closed the terminal
+                    return
+                if not data:
+                    return
+                self.raw += data
+
+    def wait_for(self, pattern: str, timeout: float) -> re.Match:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            found = list(re.finditer(pattern, self.text))
+            if found:
+                return found[-1]
+            if self.proc.poll() is not None:
+                self.read(0.2)
+                break
+            self.read(0.1)
+        raise AssertionError(f"{pattern!r} did not appear; the terminal shows:\n"
+                             f"{self.text[-3000:]}")
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.master)
+
+
+def _done(text: str, label: str) -> list[int]:
+    """The deal pairs done that the progress showed for a pairing, frame by frame."""
+    return [int(m.group(1).replace(",", ""))
+            for m in re.finditer(re.escape(label) + r"\s+([\d,]+)/", text)]
+
+
+def test_progress_advances_and_ctrl_c_stops_a_hard_pairing_within_2_s(tmp_path):
+    out = tmp_path / "t"
+    term = Terminal([*CLI, "tournament", "hard", "easy", "--deals", "300", "--seed", "5",
+                     "--threads", "1", "--out", str(out)])
+    try:
+        # the live board: deal pairs done, games/s and a score line that advance while
+        # hard plays easy
+        term.wait_for(r"hard vs easy\s+[1-9][\d,]*/300.*games/s.*W-D-L.*Elo", 240)
+        term.read(2.5)
+        shown = _done(term.text, "hard vs easy")
+        assert len(set(shown)) >= 3 and shown == sorted(shown), shown
+        assert re.search(r"(hard|easy) [\d,]+-[\d,]+-[\d,]+ \(W-D-L\), [\d.]+%", term.text)
+        assert "elapsed" in term.text and "left" in term.text
+        assert term.proc.poll() is None, "the run must still be playing"
+        t = time.monotonic()
+        term.proc.send_signal(signal.SIGINT)
+        term.proc.wait(timeout=30)
+        stopped = time.monotonic() - t
+        term.read(0.5)
+    finally:
+        term.close()
+    assert term.proc.returncode == 130, term.text[-2000:]
+    assert stopped < 2.0, f"Ctrl-C took {stopped:.2f} s"
+    assert "Traceback" not in term.text
+    assert f"durak-sim tournament --resume {out}" in term.text
+    kept = Manifest.load(out)
+    played = sum(c["deal_hi"] - c["deal_lo"] for c in kept.chunks) + \
+        sum(p["played_hi"] - p["deal_lo"] for p in kept.partials)
+    assert played >= max(_done(term.text, "hard vs easy")) > 0   # every deal shown is kept
+
+    resumed = run_tournament(resume=True, out=out, progress=False)
+    assert resumed.complete and resumed.deals_played == 300 - played
+    whole = run_tournament(["hard", "easy"], 300, 5, tmp_path / "whole", 2, progress=False)
+    for name in [*TABLE_FILES.values(), "report.md"]:
+        assert (out / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
+    assert not list(Path(out).rglob("*.partial.parquet"))
