@@ -19,7 +19,11 @@ from .play import cpu_count, play_games, resolve_strategies
 
 
 def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[int] | None = None,
-              repeat: int = 3, seed: int = 1) -> Iterator[dict]:
+              repeat: int = 3, seed: int = 1, board=None) -> Iterator[dict]:
+    """Time ``repeat`` runs of ``deals`` deals per thread count; yield one result per thread
+    count. Each timed run is one kernel call (blocks would add a wait for the slower thread
+    at every block's end). ``board``: a :class:`durak_sim.progress.Board` to keep up to
+    date (a row per thread count, keyed by it)."""
     import numba
 
     from . import __version__
@@ -28,17 +32,24 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
     if not all(s.compiled for s in strats):
         raise UserError("bench times the numba kernel: every strategy must be numba-compiled")
     threads = list(threads) if threads else sorted({1, cpu_count()})
-    t = time.perf_counter()
-    play_games(strats, seed=seed, deals=range(1), swap=False, threads=1)
-    compile_s = time.perf_counter() - t
     for n_threads in threads:
         if not 1 <= n_threads <= numba.config.NUMBA_NUM_THREADS:
             raise UserError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {n_threads}")
+    t = time.perf_counter()
+    play_games(strats, seed=seed, deals=range(1), swap=False, threads=1)
+    compile_s = time.perf_counter() - t
+    if board is not None:
+        for n_threads in threads:
+            board.add(n_threads, f"{n_threads} thread{'s' if n_threads != 1 else ''}",
+                      deals * repeat)
+    for n_threads in threads:
         times, decisions = [], 0
         for _ in range(repeat):
             b = play_games(strats, seed=seed, deals=range(deals), swap=False, threads=n_threads)
             times.append(b.seconds)
             decisions = b.decisions
+            if board is not None:
+                board.advance(n_threads, deals, b.seconds)
         best = min(times)
         yield {
             "bench": "kernel", "pairing": ",".join(s.name for s in strats),

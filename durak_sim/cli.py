@@ -155,10 +155,16 @@ def replay(seed, deal, seats, as_json, plugins):
 @click.option("--repeat", type=click.IntRange(1), default=3, show_default=True,
               help="Timed runs per thread count; the best is reported.")
 @seed_option
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Live progress on stderr (only when it is a terminal).")
 @plugin_option
-def bench(pairing, deals, thread_list, repeat, seed, plugins):
-    """Time the kernel: deals/s and decisions/s, one JSON line per thread count."""
+def bench(pairing, deals, thread_list, repeat, seed, progress, plugins):
+    """Time the kernel: deals/s and decisions/s, one JSON line per thread count.
+
+    Each timed run is one kernel call of DEALS deals (Ctrl-C is answered when it ends):
+    choose --deals so that a run takes seconds, not minutes, for a slow pairing."""
     from .bench import run_bench
+    from .progress import Board, live
 
     load_plugins(plugins)
     names = [s.strip() for s in pairing.split(",")]
@@ -168,8 +174,12 @@ def bench(pairing, deals, thread_list, repeat, seed, plugins):
             threads = [int(t) for t in thread_list.split(",")]
         except ValueError:
             raise UserError(f"--threads takes comma-separated integers, got {thread_list!r}") from None
-    for line in run_bench(names, deals=deals, threads=threads, repeat=repeat, seed=seed):
-        click.echo(json.dumps(line))
+    board = Board(f"bench {','.join(names)}: {deals:,} deals a run, {repeat} runs per "
+                  f"thread count, seed {seed}", unit="deals")
+    with live(board, progress):
+        for line in run_bench(names, deals=deals, threads=threads, repeat=repeat, seed=seed,
+                              board=board):
+            print(json.dumps(line), flush=True)   # (above the board on a terminal)
 
 
 def _register_optional_commands() -> None:

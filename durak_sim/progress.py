@@ -203,5 +203,9 @@ def live(board: Board, enabled: bool = True, console=None):
     console = console or Console(stderr=True)
     if not console.is_terminal:
         return _Quiet()
+    import sys
+
+    # lines printed to a terminal stdout meanwhile go above the board (when stdout is a
+    # file or a pipe it is left alone)
     return Live(board, console=console, refresh_per_second=4, transient=False,
-                redirect_stdout=False, redirect_stderr=False)
+                redirect_stdout=sys.stdout.isatty(), redirect_stderr=False)
