@@ -8,6 +8,24 @@ class UserError(ValueError):
 EXIT_USAGE = 2
 
 
+class StrategyFailure(RuntimeError):
+    """A strategy failed while playing: it raised, exited, returned something that is not a
+    legal action, or never let the deal end. The message names the strategy, its seat, the
+    seed and the deal; the CLI prints it as one line and exits with code 2."""
+
+
+def describe_failure(exc: BaseException) -> str:
+    """What a strategy's exception says, in a few words for a one-line error.
+
+    >>> describe_failure(ValueError("bad\\nmore")), describe_failure(SystemExit(0))
+    ('raised ValueError: bad', 'called sys.exit(0)')
+    """
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code})"
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"raised {type(exc).__name__}" + (f": {text}" if text else "")
+
+
 class ExitNow(Exception):
     """Exit with ``code`` at once, everything saved and said (after Ctrl-C): the
     interpreter's own shutdown (numba, pandas, pyarrow and matplotlib torn down) would take

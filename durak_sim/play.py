@@ -16,7 +16,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .errors import UserError
+from .errors import StrategyFailure, UserError, describe_failure
 from .registry import Strategy, get_strategy
 from .rules import Rules
 from .seeding import MAX_SEED
@@ -25,7 +25,7 @@ from .seeding import MAX_SEED
 RECORD_BLOCK = 1024
 
 
-class IllegalStrategyAction(RuntimeError):
+class IllegalStrategyAction(StrategyFailure):
     """A strategy returned an action that was not legal."""
 
 
@@ -87,7 +87,11 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None) ->
         else:
             print(text, file=sys.stderr, flush=True)
     for s in todo:
-        cache.compile_strategy(s.fn)
+        try:
+            cache.compile_strategy(s.fn)
+        except Exception as exc:  # a plugin that numba cannot compile for the kernel
+            raise StrategyFailure(f"strategy {s.name!r} does not compile for the kernel: "
+                                  f"{describe_failure(exc)}") from None
         registry._READY.add(s.name)
     if kernel:
         _kernel_ready = True   # _warm compiles it on the first batch (or loads it)
@@ -219,15 +223,20 @@ def play_schedule(strategies: Sequence[str | Strategy], seed: int, deals: np.nda
     actions = decks = None
     compile_s = prepare_s + _warm(E, fns, rules, mem_size, resets)
     t1 = time.perf_counter()
-    if record:
-        actions = np.zeros((n, E.MAX_ACTIONS), np.int64)
-        decks = np.zeros((n, 36), np.int64)
-        for lo in range(0, n, RECORD_BLOCK):
-            hi = min(n, lo + RECORD_BLOCK)
-            _run(E, seed, deals[lo:hi], rots[lo:hi], fns, rules, mem_size, resets, n_threads,
-                 results[lo:hi], actions[lo:hi], decks[lo:hi])
-    else:
-        _run(E, seed, deals, rots, fns, rules, mem_size, resets, n_threads, results, None, None)
+    try:
+        if record:
+            actions = np.zeros((n, E.MAX_ACTIONS), np.int64)
+            decks = np.zeros((n, 36), np.int64)
+            for lo in range(0, n, RECORD_BLOCK):
+                hi = min(n, lo + RECORD_BLOCK)
+                _run(E, seed, deals[lo:hi], rots[lo:hi], fns, rules, mem_size, resets,
+                     n_threads, results[lo:hi], actions[lo:hi], decks[lo:hi])
+        else:
+            _run(E, seed, deals, rots, fns, rules, mem_size, resets, n_threads, results, None,
+                 None)
+    except Exception as exc:   # a strategy raised inside the kernel (numba: SystemError)
+        raise _failure(E, strats, seed, deals, rots, rules, fns, mem_size, resets, exc) \
+            from None
     seconds = time.perf_counter() - t1
     batch = GameBatch(seed, rules, strats, deals, rots, results, actions, decks, seconds,
                       compile_s, {"backend": "kernel", "threads": n_threads})
@@ -249,8 +258,12 @@ def _warm(E, fns, rules, mem_size, resets) -> float:
     one = np.zeros(1, np.int64)
     res = np.zeros((1, E.R_COLS), np.int64)
     dummy = np.zeros((1, 1), np.int64)
-    E.play_batch(np.int64(0), one, one, fns, np.int64(rules.players), np.int64(rules.hand_size),
-                 mem_size, resets, np.int64(1), res, False, dummy, dummy)
+    try:
+        E.play_batch(np.int64(0), one, one, fns, np.int64(rules.players),
+                     np.int64(rules.hand_size), mem_size, resets, np.int64(1), res, False,
+                     dummy, dummy)
+    except Exception:  # noqa: BLE001 - compiled; a strategy failing in this game fails again
+        pass           # in the real games, where it is told with their seed and deal
     _warmed.add(key)
     return time.perf_counter() - t
 
@@ -267,6 +280,54 @@ def _run(E, seed, deals, rots, fns, rules, mem_size, resets, n_threads, results,
     E.play_batch(np.int64(seed), np.ascontiguousarray(deals), np.ascontiguousarray(rots), fns,
                  np.int64(rules.players), np.int64(rules.hand_size), mem_size, resets,
                  np.int64(n_chunks), results, record, actions, decks)
+
+
+def _failure(E, strats, seed, deals, rots, rules, fns, mem_size, resets, exc) -> Exception:
+    """The error of a kernel call that a strategy broke: the first failing game found by
+    halving the batch (the games are the same whatever the batch), then told by the
+    reference engine, which calls the same ``decide`` from Python and sees its exception."""
+    import numba
+
+    from .reference import play_game
+
+    # one thread: an exception raised in a worker thread of a parallel call can be seen
+    # again by that thread's next call, which would make the search below point elsewhere
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        return _find_failure(E, strats, seed, deals, rots, rules, fns, mem_size, resets, exc,
+                             play_game)
+    finally:
+        numba.set_num_threads(threads)
+
+
+def _find_failure(E, strats, seed, deals, rots, rules, fns, mem_size, resets, exc,
+                  play_game) -> Exception:
+    def fails(lo: int, hi: int) -> bool:
+        res = np.zeros((hi - lo, E.R_COLS), np.int64)
+        try:
+            _run(E, seed, deals[lo:hi], rots[lo:hi], fns, rules, mem_size, resets, 1, res,
+                 None, None)
+        except Exception:  # noqa: BLE001 - what is being looked for
+            return True
+        return False
+
+    lo, hi = 0, len(deals)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fails(lo, mid):
+            hi = mid
+        else:
+            lo = mid
+    n = rules.players
+    seated = [strats[(s + int(rots[lo])) % n] for s in range(n)]
+    try:
+        play_game(seed, int(deals[lo]), seated, rules)
+    except StrategyFailure as found:
+        return found
+    names = ", ".join(s.name for s in seated)
+    return StrategyFailure(f"a strategy failed in the kernel at seed {seed} deal "
+                           f"{int(deals[lo])} (seats: {names}): {describe_failure(exc)}")
 
 
 def _check_errors(batch: GameBatch) -> None:
@@ -308,6 +369,8 @@ def _play_reference(strats, seed, deals, rots, rules, record) -> GameBatch:
             game = play_game(seed, int(deals[g]), seated, rules)
         except IllegalActionError as exc:
             raise IllegalStrategyAction(str(exc)) from None
+        except StrategyFailure as exc:
+            raise StrategyFailure(str(exc)) from None   # one line: the cause is in it
         res = game.result()
         durak = -1 if res["durak"] is None else res["durak"]
         row = results[g]

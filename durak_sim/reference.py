@@ -37,6 +37,7 @@ from .cards import (
     FULL_DECK, N_CARDS, SUIT_MASKS, beats, card_rank, card_str, card_suit, cards_mask,
     mask_cards, parse_card, parse_suit,
 )
+from .errors import StrategyFailure, describe_failure
 from .observation import (
     MAX_TABLE, O_ATTACKER, O_BOUT_LIMIT, O_BOUTS, O_DEFENDER, O_DISCARD, O_HAND,
     O_HAND_SIZES, O_KNOWN, O_N_ATTACKS, O_N_HIST, O_PHASE, O_PLAYERS, O_SEAT, O_SEEN, O_STOCK,
@@ -545,11 +546,18 @@ def play_game(seed: int, deal: int, strategies: list, rules: Rules = Rules()) ->
     rngs, mems = seat_inputs(seed, deal, strats)
     for seat, codes in decisions(game):
         strat = strats[seat]
-        code = int(strat.decide(game.observation(seat), legal_array(codes),
-                                hist_for_strategy(game), rngs[seat], mems[seat]))
+        where = f"strategy {strat.name!r} (seat {seat})"
+        at = f"at seed {seed} deal {deal}"
+        try:
+            code = strat.decide(game.observation(seat), legal_array(codes),
+                                hist_for_strategy(game), rngs[seat], mems[seat])
+        except (Exception, SystemExit) as exc:   # a plugin's error is its own, told in one line
+            raise StrategyFailure(f"{where} {describe_failure(exc)} {at}") from exc
+        if isinstance(code, (bool, float)) or not isinstance(code, (int, np.integer)):
+            raise StrategyFailure(f"{where} returned {code!r}, not an action code {at}")
+        code = int(code)
         if code not in codes:
-            raise IllegalActionError(f"strategy {strat.name!r} returned illegal action {code} "
-                                     f"at seed {seed} deal {deal}")
+            raise IllegalActionError(f"{where} returned illegal action {code} {at}")
         game.apply(code)
     game.seat_names = [s.name for s in strats]
     return game

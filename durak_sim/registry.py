@@ -83,15 +83,41 @@ def register_strategy(name: str, decide: Callable, *, version: int = 1, descript
         raise StrategyError(f"invalid strategy name {name!r}")
     if memory < 1 or not 1 <= reset <= memory:
         raise StrategyError(f"strategy {name!r}: need 1 <= reset <= memory")
+    _check_callable(name, decide)
+    module = getattr(decide, "__module__", "") or ""
+    if not module.startswith(f"{__package__}.strategies"):
+        load_builtins()   # a plugin's name is checked against every built-in one
+    for taken in (name, *aliases):
+        owner = _REGISTRY.get(_ALIASES.get(taken, taken))
+        if owner is not None and owner.module != module:
+            raise StrategyError(f"strategy name {taken!r} is taken by {owner.name!r} "
+                                f"({owner.module or 'unknown module'}): choose another name "
+                                f"for the one in {module or 'unknown module'}")
     strat = Strategy(name=name, fn=decide, version=int(version), description=description,
                      memory=int(memory), reset=int(reset), compiled=_is_compiled(decide),
-                     module=getattr(decide, "__module__", ""),
+                     module=module,
                      compile_seconds=compile_seconds)
     _READY.discard(name)
     _REGISTRY[name] = strat
     for a in aliases:
         _ALIASES[a] = name
     return strat
+
+
+def _check_callable(name: str, decide) -> None:
+    """``decide`` must take the five arguments of the strategy contract."""
+    import inspect
+
+    fn = getattr(decide, "py_func", decide)   # a numba dispatcher's Python function
+    if not callable(fn):
+        raise StrategyError(f"strategy {name!r}: decide is not callable")
+    try:
+        inspect.signature(fn).bind(0, 0, 0, 0, 0)
+    except TypeError:
+        raise StrategyError(f"strategy {name!r}: decide must take (obs, legal, hist, rng, "
+                            f"mem)") from None
+    except ValueError:  # no signature to read (a builtin): it will tell when called
+        pass
 
 
 def load_builtins() -> None:

@@ -120,3 +120,87 @@ def test_a_cold_compile_is_announced_once(tmp_path):
     assert "strategy 'easy'" in notices[0] and "later runs load" in notices[0]
     second = subprocess.run(args, capture_output=True, text=True, env=env)
     assert second.returncode == 0 and "compiling" not in second.stderr, second.stderr
+
+
+PLUGIN_HEAD = '''
+import sys
+import numba
+from durak_sim.kernel.config import JIT, STRATEGY_SIGNATURE
+from durak_sim.registry import register_strategy
+'''
+
+BROKEN_PLUGINS = {
+    # name: (decide source, words of the one-line error)
+    "pyraise": ('''
+def decide(obs, legal, hist, rng, mem):
+    if obs[17] >= 3:
+        raise ValueError("boom")
+    return legal[1]
+''', ["'pyraise' (seat", "raised ValueError: boom", "seed 123", "deal "]),
+    "nbraise": ('''
+@numba.njit(STRATEGY_SIGNATURE, cache=False)
+def decide(obs, legal, hist, rng, mem):
+    if obs[17] >= 3:
+        raise ValueError("boom")
+    return legal[1]
+''', ["'nbraise' (seat", "raised ValueError: boom", "seed 123", "deal "]),
+    "quitter": ('''
+def decide(obs, legal, hist, rng, mem):
+    sys.exit(0)
+''', ["'quitter' (seat", "called sys.exit(0)", "seed 123", "deal 0"]),
+    "nothing": ('''
+def decide(obs, legal, hist, rng, mem):
+    return None
+''', ["'nothing' (seat", "returned None", "seed 123", "deal 0"]),
+    "twoargs": ('''
+def decide(obs, legal):
+    return legal[1]
+''', ["'twoargs'", "decide must take (obs, legal, hist, rng, mem)"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN_PLUGINS))
+def test_a_failing_plugin_is_named_in_one_line(tmp_path, name):
+    source, words = BROKEN_PLUGINS[name]
+    plugin = tmp_path / f"{name}_plugin.py"
+    plugin.write_text(PLUGIN_HEAD + source + f"register_strategy({name!r}, decide)\n")
+    proc = run_cli("match", name, "random", "--deals", "20", "--seed", "123", "--plugin",
+                   str(plugin))
+    assert_one_line_error(proc, *words)
+
+
+@pytest.mark.parametrize("taken", ["easy", "hard"])
+def test_a_plugin_cannot_take_a_built_in_name(tmp_path, taken):
+    for how in (f"register_strategy({taken!r}, decide)",
+                f"register_strategy('mine', decide, aliases=({taken!r},))"):
+        plugin = tmp_path / "clash.py"
+        plugin.write_text(PLUGIN_HEAD + "def decide(obs, legal, hist, rng, mem):\n"
+                          "    return legal[1]\n" + how + "\n")
+        for args in (["match", "random", "random"], ["strategies"]):
+            proc = run_cli(*args, "--plugin", str(plugin))
+            assert_one_line_error(proc, repr(taken), "is taken", "choose another name")
+
+
+def test_a_tournament_keeps_what_was_played_before_a_plugin_failed(tmp_path):
+    import json
+
+    plugin = tmp_path / "late.py"
+    plugin.write_text(PLUGIN_HEAD + '''
+@numba.njit(STRATEGY_SIGNATURE, cache=False)
+def decide(obs, legal, hist, rng, mem):
+    if obs[17] >= 26:   # a rare long deal, some way into the run
+        raise ValueError("too long")
+    return legal[1]
+register_strategy("late", decide)
+''')
+    out = tmp_path / "t"
+    proc = run_cli("tournament", "late", "random", "--deals", "3000", "--chunk", "500",
+                   "--seed", "4", "--out", str(out), "--plugin", str(plugin))
+    assert_one_line_error(proc, "'late' (seat", "raised ValueError: too long", "seed 4")
+    deal = int(proc.stderr.split(" deal ")[-1].split()[0])
+    manifest = json.loads((out / "manifest.json").read_text())
+    kept = [(c["deal_lo"], c["deal_hi"]) for c in manifest["chunks"]] + \
+        [(p["deal_lo"], p["played_hi"]) for p in manifest.get("partials", [])]
+    assert kept and deal >= 1
+    assert all(hi <= deal for _, hi in kept)          # nothing after the failing deal
+    assert sum(hi - lo for lo, hi in kept) >= min(deal, 16) // 2
