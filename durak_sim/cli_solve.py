@@ -44,8 +44,10 @@ def _cause(result, time_limit: float, max_nodes: int, order_nodes: int) -> str:
 def bounds_str(lo: int, hi: int) -> str:
     """A proven range of the value, seat 0's view.
 
-    >>> bounds_str(0, 1), bounds_str(-1, -1)
-    ('in [0, +1]: seat 0 does not lose, a win is not proven', '-1  (seat 1 wins, seat 0 is the Durak)')
+    >>> bounds_str(0, 1)
+    'in [0, +1]: seat 0 does not lose, a win is not proven'
+    >>> bounds_str(-1, -1)
+    '-1  (seat 1 wins, seat 0 is the Durak)'
     """
     if lo == hi:
         return f"{lo:+d}  ({VALUE_WORDS[lo]})"
@@ -215,8 +217,10 @@ def _solve(file: str, as_json: bool, time_limit: float, max_nodes: int,
         show(done, e.result)
         left = len(positions) - done - 1
         rest = f", {left} more not started" if left else ""
-        click.echo(f"durak-sim: interrupted: position {done + 1} of {len(positions)} not "
-                   f"finished{rest}", err=True)
+        # (a search may end as Ctrl-C comes: complete, though interrupted)
+        state = "finished" if e.result.exact and e.result.order_exact else "not finished"
+        click.echo(f"durak-sim: interrupted: position {done + 1} of {len(positions)} "
+                   f"{state}{rest}", err=True)
         sys.exit(EXIT_INTERRUPTED)
     finally:
         line.clear()

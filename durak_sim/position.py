@@ -35,8 +35,8 @@ class Position:
     last). ``table``: the bout's ``(attack, defence or -1)`` pairs in play order, empty at the
     start of a bout. ``bout_limit``: the bout's attack limit (R3.4), ``None`` at the start of a
     bout (it is fixed when the attacker opens); mid-bout it must be ``min(6, the defender's
-    cards when the bout opened)``, his hand plus his defences on the table. Construction validates everything and raises
-    ``UserError`` with a one-line message.
+    cards when the bout opened)``, his hand plus his defences on the table. Construction
+    validates everything and raises ``UserError`` with a one-line message.
     """
 
     trump_suit: int

@@ -179,7 +179,10 @@ class _Solver:
         self.stats = np.zeros(k.STATS_SIZE, np.int64)
         self.stamp = 0
         # load (or compile) the kernel now, so that ``seconds`` measures the search alone
-        self.solve(Position(0, (1, 2)))
+        # (in this thread: a Ctrl-C now is no solve's to report)
+        warm_up = Position(0, (1, 2))
+        self.stamp += 1
+        self._search(warm_up, 0, 0, _Control(warm_up.to_move), time.perf_counter())
 
     def solve(self, position: Position, node_cap: int = 0, order_nodes: int = 0,
               time_limit: float = 0, progress: Callable[[SolveProgress], None] | None = None
@@ -209,7 +212,7 @@ class _Solver:
         except BaseException as e:
             # Ctrl-C, or an error in ``progress``: the search must not outlive the call
             ctl.reason = STOP_INTERRUPT
-            self._stop(done)
+            self._stop(done, worker)
             if isinstance(e, KeyboardInterrupt) and "result" in box:
                 raise SolveInterrupted(box["result"]) from None
             raise
@@ -242,11 +245,15 @@ class _Solver:
         # one write can be undone: the watcher repeats it until the worker is done
         self.tt[self.k.C_CAP] = 0
 
-    def _stop(self, done) -> None:
+    def _stop(self, done, worker) -> None:
         """Stop the search and wait for the worker (about a millisecond); a second Ctrl-C
-        must not leave it running against the table."""
+        must not leave it running against the table. (A worker that Ctrl-C kept from
+        starting gets a second to show up.)"""
+        give_up = time.perf_counter() + 1.0
         while not done.is_set():
             try:
+                if not worker.is_alive() and time.perf_counter() > give_up:
+                    return
                 self._lower_cap()
                 done.wait(_STOP_POLL)
             except KeyboardInterrupt:
