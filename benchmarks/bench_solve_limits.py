@@ -7,7 +7,9 @@ in a worker thread while the caller watches it (``durak_sim.solve``). Each posit
 exactly ``--reps`` times both ways, interleaved (AB, BA, ...) in one process with one table:
 ``direct`` calls the search in the caller's thread (the solve before budgets existed, plus
 the root-bounds bookkeeping), ``watched`` is ``solve`` with a time limit it never reaches.
-Medians in seconds and their ratio; node counts must be equal (the same search).
+Medians in seconds (wall) and their ratio, and the ratio of the process's CPU time (both
+threads: what the watching costs, apart from waiting for the worker to be scheduled); node
+counts must be equal (the same search).
 
 ``--cli`` (``"bench": "solve-default"``): ``durak-sim solve`` of a 10-cards-each endgame
 with an empty stock, which the solver does not settle in a minute, in a subprocess with the
@@ -52,35 +54,40 @@ def ab(reps: int):
 
     def direct(p):
         solver.stamp += 1
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         r = solver._search(p, 0, 20_000_000, _Control(p.to_move), t0)
-        return time.perf_counter() - t0, r.nodes
+        return time.perf_counter() - t0, time.process_time() - c0, r.nodes
 
     def watched(p):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         r = solver.solve(p, 0, 20_000_000, time_limit=3600)
         assert r.exact
-        return time.perf_counter() - t0, r.nodes
+        return time.perf_counter() - t0, time.process_time() - c0, r.nodes
 
     for name, d in POSITIONS.items():
         p = Position.from_dict(d)
         inner = 200 if name == "small" else 1  # tiny solves: time a batch
-        times = {"direct": [], "watched": []}
+        wall = {"direct": [], "watched": []}
+        cpu = {"direct": [], "watched": []}
         nodes = set()
         for i in range(reps):
             order = (direct, watched) if i % 2 == 0 else (watched, direct)
             for f in order:
-                s = 0.0
+                w = c = 0.0
                 for _ in range(inner):
-                    dt, n = f(p)
-                    s += dt
+                    dw, dc, n = f(p)
+                    w += dw
+                    c += dc
                     nodes.add(n)
-                times[f.__name__].append(s / inner)
-        med = {k: statistics.median(v) for k, v in times.items()}
+                wall[f.__name__].append(w / inner)
+                cpu[f.__name__].append(c / inner)
+        med = {k: statistics.median(v) for k, v in wall.items()}
+        cmed = {k: statistics.median(v) for k, v in cpu.items()}
         print(json.dumps({"bench": "solve-watch", "position": name, "reps": reps,
                           "nodes": sorted(nodes), "direct_s": round(med["direct"], 6),
                           "watched_s": round(med["watched"], 6),
                           "watched_over_direct": round(med["watched"] / med["direct"], 4),
+                          "cpu_watched_over_direct": round(cmed["watched"] / cmed["direct"], 4),
                           "compile_s": round(compile_s, 3)}), flush=True)
 
 
