@@ -1,8 +1,12 @@
-"""``durak-sim solve FILE [--json]``: solve endgame positions exactly (spec/position.md).
+"""``durak-sim solve FILE [--json]``: solve endgame positions (spec/position.md).
 
 FILE holds one position (a JSON object) or JSON Lines (one position a line); answers come in
-the same order. Errors (a malformed position, an unreadable file) print one line
-``durak-sim: error: <message>`` on stderr and exit with code 2.
+the same order, each as soon as it is found. Errors (a malformed position, an unreadable file)
+print one line ``durak-sim: error: <message>`` on stderr and exit with code 2. Every solve has
+a budget (``--time-limit``, default ``DEFAULT_TIME_LIMIT`` seconds a position; ``--max-nodes``);
+a search it stops prints the bounds it proved. On a terminal, stderr shows the search's
+progress about once a second. Ctrl-C stops at once: the answers found so far and what the
+current search proved are printed, and the exit code is 130.
 """
 from __future__ import annotations
 
@@ -13,8 +17,16 @@ import click
 
 from .errors import EXIT_USAGE, UserError
 
+#: seconds a position by default: big endgames (10 cards each) take far longer than that
+DEFAULT_TIME_LIMIT = 60.0
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+
 VALUE_WORDS = {1: "seat 0 wins, seat 1 is the Durak", 0: "draw",
                -1: "seat 1 wins, seat 0 is the Durak"}
+#: a proven range of the value (seat 0's view) that is not one value
+RANGE_WORDS = {(0, 1): "seat 0 does not lose, a win is not proven",
+               (-1, 0): "seat 0 does not win, a draw is not proven",
+               (-1, 1): "not settled yet"}
 
 
 def _fail(message: str) -> None:
@@ -22,7 +34,40 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_USAGE)
 
 
-def _human(i: int, n: int, position, result) -> str:
+def _cause(result, time_limit: float, max_nodes: int, order_nodes: int) -> str:
+    """What stopped the search, in words."""
+    return {"nodes": f"--max-nodes {max_nodes:,}", "time": f"the time limit ({time_limit:g} s)",
+            "interrupt": "Ctrl-C", "order_nodes": f"--order-nodes {order_nodes:,}",
+            "depth": "the solver's ply limit"}.get(result.stopped_by, "a budget")
+
+
+def bounds_str(lo: int, hi: int) -> str:
+    """A proven range of the value, seat 0's view.
+
+    >>> bounds_str(0, 1)
+    'in [0, +1]: seat 0 does not lose, a win is not proven'
+    >>> bounds_str(-1, -1)
+    '-1  (seat 1 wins, seat 0 is the Durak)'
+    """
+    if lo == hi:
+        return f"{lo:+d}  ({VALUE_WORDS[lo]})"
+    return f"in [{lo:+d}, {hi:+d}]: {RANGE_WORDS[(lo, hi)]}".replace("+0", "0")
+
+
+def _proven_actions(action_bounds: dict) -> list[str]:
+    """The root actions grouped by what the search proved of them (seat 0's view)."""
+    groups: dict[tuple[int, int], list[str]] = {}
+    for a, b in action_bounds.items():
+        groups.setdefault(tuple(b), []).append(a)
+    names = [((1, 1), "+1"), ((0, 0), "0"), ((-1, -1), "-1"), ((0, 1), ">= 0"),
+             ((-1, 0), "<= 0")]
+    lines = [f"{label:>4}: {', '.join(groups[b])}" for b, label in names if b in groups]
+    if (-1, 1) in groups:
+        lines.append(f"  ? : {len(groups[(-1, 1)])} more not settled")
+    return lines
+
+
+def _human(i: int, n: int, position, result, budget: tuple) -> str:
     lines = []
     if n > 1:
         lines.append(f"position {i + 1}")
@@ -32,47 +77,150 @@ def _human(i: int, n: int, position, result) -> str:
         return "\n".join(lines)
     role = "attacker" if position.to_move == position.attacker else "defender"
     lines.append(f"  to move  seat {position.to_move} ({role}, {position.phase})")
-    note = "" if result.exact else "  [node cap reached: not exact]"
-    lines.append(f"  value    {result.value:+d}  ({VALUE_WORDS[result.value]}){note}")
-    label = "optimal" if result.exact else "a legal"
-    order = "" if result.order_exact else "  [order cut short by --order-nodes]"
-    lines.append(f"  {label:<8} {', '.join(result.best_actions)}{order}")
+    lo, hi = result.bounds
+    if result.exact:
+        lines.append(f"  value    {result.value:+d}  ({VALUE_WORDS[result.value]})")
+        order = ("" if result.order_exact
+                 else f"  [order cut short by {_cause(result, *budget)}]")
+        lines.append(f"  optimal  {', '.join(result.best_actions)}{order}")
+    else:
+        lines.append(f"  NOT EXACT: stopped by {_cause(result, *budget)}")
+        lines.append(f"  value    {bounds_str(lo, hi)}")
+        if lo == hi:
+            lines.append(f"  optimal  {', '.join(result.best_actions)}  [one of them: the "
+                         f"search stopped before finding every optimal action]")
+        else:
+            lines.append(f"  a legal  {', '.join(result.best_actions)}  [the best proven so "
+                         f"far]")
+            proven = _proven_actions(result.action_bounds)
+            lines.append("  actions  proven values (seat 0's view), of those searched:")
+            lines.extend(f"    {line}" for line in proven)
     ms = result.seconds * 1e3
     lines.append(f"  search   {result.nodes:,} nodes, {ms:,.1f} ms")
     return "\n".join(lines)
 
 
+class _ProgressLine:
+    """The search's progress on stderr, one line redrawn about once a second, only on a
+    terminal (rich's ``Live``, transient: the line is gone once the answer is printed)."""
+
+    PHASES = {"value": "value search", "set": "optimal set", "order": "preference order"}
+
+    def __init__(self, n_positions: int):
+        from rich.console import Console
+
+        self.console = Console(stderr=True)
+        self.enabled = self.console.is_terminal
+        self.n = n_positions
+        self.live = None
+
+    def update(self, i: int, p) -> None:
+        from rich.live import Live
+        from rich.text import Text
+
+        parts = [f"solving {i + 1}/{self.n}" if self.n > 1 else "solving",
+                 self.PHASES[p.phase], f"{p.nodes:,} nodes",
+                 f"{p.nodes / max(p.seconds, 1e-9) / 1e6:,.1f}M nodes/s"]
+        if p.time_limit > 0:
+            parts.append(f"{p.seconds:,.0f} of {p.time_limit:g} s")
+        else:
+            parts.append(f"{p.seconds:,.0f} s")
+        if p.node_cap > 0 and p.phase == "value":
+            parts.append(f"{min(1.0, p.nodes / p.node_cap):.0%} of --max-nodes")
+        lo, hi = p.bounds
+        parts.append(f"value {lo:+d} proven" if lo == hi else f"value in [{lo:+d}, {hi:+d}]")
+        text = Text(" | ".join(parts), overflow="ellipsis", no_wrap=True)
+        if self.live is None:
+            self.live = Live(text, console=self.console, auto_refresh=False, transient=True,
+                             redirect_stdout=False, redirect_stderr=False)
+            self.live.start()
+        self.live.update(text, refresh=True)
+
+    def clear(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+
 @click.command("solve")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
 @click.option("--json", "as_json", is_flag=True,
-              help="One JSON object per position: value, best_actions, nodes, seconds "
-                   "(and \"exact\": false when --node-cap stopped the search).")
-@click.option("--node-cap", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Stop each value search after about this many nodes (0: no limit); the "
-                   "answer is then not exact.")
+              help="One JSON object per position: value, best_actions, nodes, seconds; when a "
+                   "budget stopped the search also \"exact\": false, \"stopped_by\" (nodes, "
+                   "time, interrupt, depth), \"bounds\": [lo, hi] and \"action_bounds\" "
+                   "(when it cut the order short, \"order_exact\": false and \"stopped_by\").")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=DEFAULT_TIME_LIMIT,
+              show_default=True, metavar="SECONDS",
+              help="Stop each position's search after this many seconds (0: no limit) and "
+                   "print what it proved.")
+@click.option("--max-nodes", "--node-cap", "max_nodes", type=click.IntRange(min=0), default=0,
+              show_default=True, metavar="N",
+              help="Stop each position's value search (with its set of optimal actions) "
+                   "after about N nodes (0: no limit): unlike the time limit, the same answer "
+                   "on any machine. --node-cap is an alias.")
 @click.option("--order-nodes", type=click.IntRange(min=0), default=20_000_000,
-              show_default=True,
+              show_default=True, metavar="N",
               help="Node budget for ordering the optimal actions (0: no limit); past it the "
                    "rest keep code order. Value and actions stay exact.")
-def solve_command(file: str, as_json: bool, node_cap: int, order_nodes: int) -> None:
-    """Solve the endgame position(s) in FILE exactly.
+def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
+                  order_nodes: int) -> None:
+    """Solve the endgame position(s) in FILE.
 
     FILE holds one position (format durak-sim/position/1) or JSON Lines, one position a line.
     The value is seat 0's: 1 (seat 0 goes out, seat 1 is the Durak), 0 (draw), -1. The optimal
     actions of the seat to act come best first: winning in fewer plies, losing in more.
+
+    Big endgames (10 cards each) can take far longer than a minute to solve exactly, so
+    every search has a budget: by default 60 s a position (--time-limit 0: none), which
+    brings any position back within about a minute. A search stopped by its budget (or by
+    Ctrl-C, which exits with code 130) is marked NOT EXACT and gives the bounds on the value
+    it proved and what it proved of each action. On a terminal, stderr shows the progress
+    about once a second.
     """
+    try:
+        _solve(file, as_json, time_limit, max_nodes, order_nodes)
+    except KeyboardInterrupt:
+        # Ctrl-C before or between searches (a search in progress is handled in ``_solve``)
+        click.echo("durak-sim: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+
+
+def _solve(file: str, as_json: bool, time_limit: float, max_nodes: int,
+           order_nodes: int) -> None:
     from .position import load_positions
-    from .solve import solve_many
+    from .solve import SolveInterrupted, solve_many
 
     try:
         positions = load_positions(file)
     except UserError as e:
         _fail(str(e))
-    results = solve_many(positions, node_cap=node_cap, order_nodes=order_nodes)
-    for i, (p, r) in enumerate(zip(positions, results)):
+    budget = (time_limit, max_nodes, order_nodes)
+    line = _ProgressLine(len(positions))
+    results = solve_many(positions, node_cap=max_nodes, order_nodes=order_nodes,
+                         time_limit=time_limit, progress=line.update if line.enabled else None)
+
+    def show(i, r):
+        line.clear()
         if as_json:
             click.echo(json.dumps(r.to_dict()))
         else:
             if i:
                 click.echo("")
-            click.echo(_human(i, len(positions), p, r))
+            click.echo(_human(i, len(positions), positions[i], r, budget))
+
+    done = 0
+    try:
+        for r in results:
+            show(done, r)
+            done += 1
+    except SolveInterrupted as e:
+        show(done, e.result)
+        left = len(positions) - done - 1
+        rest = f", {left} more not started" if left else ""
+        # (a search may end as Ctrl-C comes: complete, though interrupted)
+        state = "finished" if e.result.exact and e.result.order_exact else "not finished"
+        click.echo(f"durak-sim: interrupted: position {done + 1} of {len(positions)} "
+                   f"{state}{rest}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    finally:
+        line.clear()

@@ -34,8 +34,9 @@ class Position:
     ``hands``: the two seats' card masks. ``stock``: card ids in draw order (the face-up trump
     last). ``table``: the bout's ``(attack, defence or -1)`` pairs in play order, empty at the
     start of a bout. ``bout_limit``: the bout's attack limit (R3.4), ``None`` at the start of a
-    bout (it is fixed when the attacker opens). Construction validates everything and raises
-    ``UserError`` with a one-line message.
+    bout (it is fixed when the attacker opens); mid-bout it must be ``min(6, the defender's
+    cards when the bout opened)``, his hand plus his defences on the table. Construction
+    validates everything and raises ``UserError`` with a one-line message.
     """
 
     trump_suit: int
@@ -112,11 +113,7 @@ class Position:
         if limit is not None and (type(limit) is not int):
             raise UserError(f"position: bout_limit must be an integer or null, not {limit!r}")
         if limit is None and table:
-            n_def = sum(1 for _, y in table if y >= 0)
-            limit = min(MAX_BOUT, bin(masks[1 - attacker]).count("1") + n_def)
-            if limit < len(table):
-                raise UserError(f"position: {len(table)} attack cards on the table but the "
-                                f"defender held only {limit} cards when the bout opened (R3.4)")
+            limit = min(MAX_BOUT, _held_at_open(masks[1 - attacker], table))
         if trump_card is not None and stock and stock[-1] != trump_card:
             raise UserError(f"position: the trump card {card_str(trump_card)} must be the last "
                             f"card of the stock (it is drawn last, R2.2), not "
@@ -290,9 +287,7 @@ def _validate_table(p: Position) -> None:
     n_att = len(p.table)
     if type(p.bout_limit) is not int or not 1 <= p.bout_limit <= MAX_BOUT:
         raise UserError(f"position: bout_limit must be 1..{MAX_BOUT}, not {p.bout_limit!r}")
-    if n_att > p.bout_limit:
-        raise UserError(f"position: {n_att} attack cards on the table but the bout limit is "
-                        f"{p.bout_limit} (R3.4)")
+    _check_bout_limit(p)
     ranks: set[int] = set()
     first_unbeaten = -1
     for i, (a, d) in enumerate(p.table):
@@ -316,6 +311,33 @@ def _validate_table(p: Position) -> None:
                             f"defender is not taking (R3.2)")
     if p.taking and first_unbeaten < 0:
         raise UserError("position: taking is true but every attack card is beaten (R3.5)")
+
+
+def _held_at_open(defender_hand: int, table) -> int:
+    """The defender's cards when the bout opened: he has played only his defences since (two
+    players: nobody else plays to him), one per beaten pair."""
+    return bin(defender_hand).count("1") + sum(1 for _, d in table if d >= 0)
+
+
+def _n_cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _check_bout_limit(p: Position) -> None:
+    """R3.4 in both directions: no more attacks than the limit, and a limit the defender's
+    hand fixed (two players: nobody else changes it). The table's attacks are checked against
+    the limit the hand implies, so an explicit ``bout_limit`` cannot hide a table the defender
+    could never have faced."""
+    held = _held_at_open(p.hands[p.defender], p.table)
+    limit = min(MAX_BOUT, held)
+    why = f"min({MAX_BOUT}, the {_n_cards(held)} the defender held when the bout opened)"
+    n_att = len(p.table)
+    if n_att > limit:
+        raise UserError(f"position: {n_att} attack cards on the table, more than the bout "
+                        f"limit {limit} = {why} (R3.4)")
+    if p.bout_limit != limit:
+        raise UserError(f"position: bout_limit {p.bout_limit} is impossible: the limit is "
+                        f"{limit} = {why} (R3.4)")
 
 
 def load_positions(path: str) -> list[Position]:

@@ -66,6 +66,18 @@ def test_hard_endgame_benchmark_checks_every_endgame_decision(tmp_path):
     assert again["calls"] == again["games"] == len(logged) and again["logged_actions"] == 0
 
 
+def test_solve_limits_benchmark_prints_json_lines():
+    out = subprocess.run([sys.executable, str(BENCH / "bench_solve_limits.py"), "--reps", "1",
+                          "--cli", "--cli-time-limit", "0.5"],
+                         capture_output=True, text=True, check=True).stdout
+    lines = [json.loads(x) for x in out.splitlines()]
+    ab = [x for x in lines if x["bench"] == "solve-watch"]
+    assert len(ab) == 3 and all(len(x["nodes"]) == 1 and x["watched_over_direct"] > 0
+                                for x in ab)
+    (cli,) = [x for x in lines if x["bench"] == "solve-default"]
+    assert cli["stopped_by"] == "time" and cli["wall_s"] > cli["search_s"] > 0
+
+
 def test_cap_hit_interval_resamples_whole_deals():
     """Without clustering (one decision a deal) the deal bootstrap is the binomial interval
     (Wilson's, scipy); with the same hits packed into few deals it is wider."""

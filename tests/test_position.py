@@ -66,7 +66,7 @@ def test_round_trip():
     cases = [
         SPEC_EXAMPLE,
         pos(hands=[["KD", "9H"], ["TS", "7D"]], table=[["6S", "8S"], ["6H", None]],
-            bout_limit=4),
+            bout_limit=3),
         pos(hands=[["KD"], ["TS", "7D"]], table=[["6S", "8S"], ["6H", None], ["8H", None]],
             taking=True),
         pos(hands=[["KD", "9H", "6C", "7C", "8C", "9C"], ["TS", "7D", "6H", "7H", "8H", "QC"]],
@@ -88,6 +88,7 @@ def test_finished_deal():
 
 
 # ---- every malformed case is a one-line UserError ----------------------------------------
+SEVEN_DEFENDER = ["6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH"]
 BAD = {
     "not an object": [1, 2],
     "missing key": {k: v for k, v in pos().items() if k != "stock"},
@@ -129,6 +130,18 @@ BAD = {
     "limit a string": pos(hands=[["KD"], ["TS"]], table=[["6S", None]], bout_limit="3"),
     "default limit below the attacks": pos(hands=[["KD"], []], table=[["6S", None]]),
     "limit at the start of a bout": pos(bout_limit=3),
+    # the defender held 2 cards at the open (TS now, 7S beaten 6S): the limit is 2, not 3 or 1
+    "limit above the defender's hand": pos(hands=[["KD"], ["TS"]], table=[["6S", "7S"]],
+                                           bout_limit=3),
+    "limit below the defender's hand": pos(hands=[["KD"], ["TS", "7D", "8D"]],
+                                           table=[["6S", "7S"]], bout_limit=1),
+    "more attacks than the explicit limit hides": pos(hands=[["KD"], ["TS"]],
+                                                      table=[["6S", "7S"], ["6C", None],
+                                                             ["7C", None]],
+                                                      taking=True, bout_limit=3),
+    "seven attacks": pos(hands=[["AS", "AC", "AD"], SEVEN_DEFENDER], taking=True,
+                         table=[["6S", None], ["6C", None], ["6D", None], ["7S", None],
+                                ["7C", None], ["7D", None], ["8S", None]], trump="H"),
     "taking not a bool": pos(hands=[["KD"], ["TS"]], table=[["6S", None]], taking=1),
     "face-up trump not of the trump suit": pos(hands=[["KD", "9H", "6C", "7C", "8C", "9C"],
                                                       ["TS", "7D", "6H", "7H", "8H", "QC"]],
@@ -159,6 +172,27 @@ def test_malformed_messages_say_what():
         Position.from_dict(BAD["missing key"])
     with pytest.raises(UserError, match="invalid JSON"):
         Position.from_json("{")
+
+
+def test_bout_limit_messages_count_the_defender_s_cards():
+    """The limit is min(6, hand at the open): an eight-card defender is not said to have held
+    six, and the limit the message names is the one his hand fixed."""
+    with pytest.raises(UserError) as e:
+        Position.from_dict(BAD["seven attacks"])
+    assert str(e.value) == ("position: 7 attack cards on the table, more than the bout limit "
+                            "6 = min(6, the 8 cards the defender held when the bout opened) "
+                            "(R3.4)")
+    with pytest.raises(UserError, match=r"more than the bout limit 2 = min\(6, the 2 cards"):
+        Position.from_dict(BAD["more attacks than the explicit limit hides"])
+    with pytest.raises(UserError, match=r"bout_limit 3 is impossible: the limit is 2 = "
+                                        r"min\(6, the 2 cards"):
+        Position.from_dict(BAD["limit above the defender's hand"])
+    with pytest.raises(UserError, match=r"bout_limit 1 is impossible: the limit is 4 = "
+                                        r"min\(6, the 4 cards"):
+        Position.from_dict(BAD["limit below the defender's hand"])
+    with pytest.raises(UserError, match=r"the 1 card the defender held"):
+        Position.from_dict(pos(hands=[["KD"], []], table=[["6S", "7S"], ["6C", None]],
+                               bout_limit=2))
 
 
 def test_direct_construction_is_validated():
