@@ -28,6 +28,10 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
 
     from . import __version__
 
+    from .limits import MAX_BENCH_DEALS
+
+    if not 1 <= deals <= MAX_BENCH_DEALS:
+        raise UserError(f"bench plays 1..{MAX_BENCH_DEALS:,} deals a run, got {deals:,}")
     strats = resolve_strategies(names)
     if not all(s.compiled for s in strats):
         raise UserError("bench times the numba kernel: every strategy must be numba-compiled")

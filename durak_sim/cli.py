@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from .errors import EXIT_USAGE, ExitNow, UserError
+from .limits import MAX_BENCH_DEALS, MAX_DEALS, MAX_INDEX, MAX_RECORD_DEALS, MAX_REPEAT
 
 
 def fail(message: str) -> None:
@@ -54,7 +55,7 @@ def load_plugins(plugins) -> None:
 plugin_option = click.option(
     "--plugin", "plugins", multiple=True, metavar="MODULE|FILE.py",
     help="Import a module that registers strategies (repeatable).")
-seed_option = click.option("--seed", type=click.IntRange(0, (1 << 63) - 1), default=1,
+seed_option = click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=1,
                            show_default=True, help="Master seed.")
 threads_option = click.option("--threads", type=click.IntRange(1), default=None,
                               help="Threads (default: all cores).")
@@ -79,9 +80,18 @@ def strategies(plugins):
         click.echo(f"{s.name:<12} v{s.version}  {kind:<6}  {s.description}")
 
 
-def _writable(path: Path) -> None:
+def check_output_file(path: Path, force: bool, option: str) -> None:
+    """``path`` may be written (atomically, later): its folder is writable, and it does not
+    exist unless ``force``. Nothing is created or changed here."""
+    import tempfile
+
+    if path.is_dir():
+        raise UserError(f"{option} {path} is a folder")
+    if path.exists() and not force:
+        raise UserError(f"{option} {path} exists: add --force to replace it")
+    folder = path.parent if str(path.parent) else Path(".")
     try:
-        with open(path, "w", encoding="utf-8"):
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".durak-sim-", delete=True):
             pass
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
@@ -90,24 +100,33 @@ def _writable(path: Path) -> None:
 @main.command()
 @click.argument("a")
 @click.argument("b")
-@click.option("--deals", type=click.IntRange(1), default=10_000, show_default=True,
-              help="Deal indices to play (each twice, seats swapped, unless --no-swap).")
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=10_000, show_default=True,
+              help=f"Deal indices to play (each twice, seats swapped, unless --no-swap); at "
+                   f"most {MAX_RECORD_DEALS:,} with --records.")
 @seed_option
 @threads_option
 @click.option("--swap/--no-swap", default=True, show_default=True,
               help="Play every deal twice with the seats swapped (duplicate play).")
 @click.option("--records", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every game record (JSON Lines, durak-sim/record/1), in deal order.")
+@click.option("--force", is_flag=True, help="Replace an existing --records file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--sprt", nargs=2, type=float, default=None, metavar="ELO0 ELO1",
               help="Stop early by a pentanomial SPRT of H0 elo=ELO0 against H1 elo=ELO1 on "
                    "deal pairs (checked every 1,000 pairs; --deals is then the maximum).")
 @plugin_option
-def match(a, b, deals, seed, threads, swap, records, as_json, sprt, plugins):
+def match(a, b, deals, seed, threads, swap, records, force, as_json, sprt, plugins):
     """Play strategy A against strategy B over seeded deals."""
     from .match import run_match
+    from .play import resolve_strategies
 
     load_plugins(plugins)
+    resolve_strategies([a, b])   # unknown names are refused before any file is touched
+    if records is not None:
+        if deals > MAX_RECORD_DEALS:
+            raise UserError(f"--records keeps at most {MAX_RECORD_DEALS:,} deals, got "
+                            f"--deals {deals:,}")
+        check_output_file(records, force, "--records")
     if sprt is not None:
         from .tournament import run_sprt
 
@@ -119,8 +138,6 @@ def match(a, b, deals, seed, threads, swap, records, as_json, sprt, plugins):
         else:
             result.print()
         return
-    if records is not None:
-        _writable(records)
     summary = run_match(a, b, deals=deals, seed=seed, threads=threads, swap=swap,
                         records=records)
     if as_json:
@@ -130,8 +147,8 @@ def match(a, b, deals, seed, threads, swap, records, as_json, sprt, plugins):
 
 
 @main.command()
-@click.option("--seed", type=click.IntRange(0, (1 << 63) - 1), required=True, help="Master seed.")
-@click.option("--deal", type=click.IntRange(0), required=True, help="Deal index.")
+@click.option("--seed", type=click.IntRange(0, MAX_INDEX), required=True, help="Master seed.")
+@click.option("--deal", type=click.IntRange(0, MAX_INDEX), required=True, help="Deal index.")
 @click.option("--seats", required=True, metavar="A,B", help="Strategy per seat, seat 0 first.")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record (one line).")
 @plugin_option
@@ -149,10 +166,11 @@ def replay(seed, deal, seats, as_json, plugins):
 @main.command()
 @click.option("--pairing", default="random,random", show_default=True, metavar="A,B",
               help="Strategies to time.")
-@click.option("--deals", type=click.IntRange(1), default=200_000, show_default=True)
+@click.option("--deals", type=click.IntRange(1, MAX_BENCH_DEALS), default=200_000,
+              show_default=True, help="Deals a timed run (one kernel call).")
 @click.option("--threads", "thread_list", default=None, metavar="1,2",
               help="Thread counts to run (default: 1 and all cores).")
-@click.option("--repeat", type=click.IntRange(1), default=3, show_default=True,
+@click.option("--repeat", type=click.IntRange(1, MAX_REPEAT), default=3, show_default=True,
               help="Timed runs per thread count; the best is reported.")
 @seed_option
 @click.option("--progress/--no-progress", default=True, show_default=True,

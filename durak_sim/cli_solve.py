@@ -16,9 +16,12 @@ import sys
 import click
 
 from .errors import EXIT_USAGE, UserError
+from .limits import MAX_NODES
 
 #: seconds a position by default: big endgames (10 cards each) take far longer than that
 DEFAULT_TIME_LIMIT = 60.0
+#: a week: a longer limit is a typo, not a plan (and float("inf") / nan are refused)
+MAX_SECONDS = 7 * 24 * 3600.0
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 VALUE_WORDS = {1: "seat 0 wins, seat 1 is the Durak", 0: "draw",
@@ -149,16 +152,18 @@ class _ProgressLine:
                    "budget stopped the search also \"exact\": false, \"stopped_by\" (nodes, "
                    "time, interrupt, depth), \"bounds\": [lo, hi] and \"action_bounds\" "
                    "(when it cut the order short, \"order_exact\": false and \"stopped_by\").")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=DEFAULT_TIME_LIMIT,
+@click.option("--time-limit", type=click.FloatRange(min=0, max=MAX_SECONDS),
+              default=DEFAULT_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
               help="Stop each position's search after this many seconds (0: no limit) and "
                    "print what it proved.")
-@click.option("--max-nodes", "--node-cap", "max_nodes", type=click.IntRange(min=0), default=0,
+@click.option("--max-nodes", "--node-cap", "max_nodes", type=click.IntRange(0, MAX_NODES),
+              default=0,
               show_default=True, metavar="N",
               help="Stop each position's value search (with its set of optimal actions) "
                    "after about N nodes (0: no limit): unlike the time limit, the same answer "
                    "on any machine. --node-cap is an alias.")
-@click.option("--order-nodes", type=click.IntRange(min=0), default=20_000_000,
+@click.option("--order-nodes", type=click.IntRange(0, MAX_NODES), default=20_000_000,
               show_default=True, metavar="N",
               help="Node budget for ordering the optimal actions (0: no limit); past it the "
                    "rest keep code order. Value and actions stay exact.")
@@ -177,6 +182,8 @@ def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
     it proved and what it proved of each action. On a terminal, stderr shows the progress
     about once a second.
     """
+    if time_limit != time_limit:   # nan passes any range check
+        _fail("--time-limit must be a number of seconds, got nan")
     try:
         _solve(file, as_json, time_limit, max_nodes, order_nodes)
     except KeyboardInterrupt:

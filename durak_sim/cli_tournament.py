@@ -10,6 +10,7 @@ import click
 
 from .cli import load_plugins, plugin_option, threads_option
 from .errors import ExitNow, UserError
+from .limits import MAX_CHUNK_DEALS, MAX_DEALS, MAX_INDEX
 
 EXIT_INTERRUPTED = 130
 # durak_sim.tournament's defaults, repeated for the help text so that starting the CLI does
@@ -25,10 +26,10 @@ def _command_line() -> str:
 @click.argument("strategies", nargs=-1, metavar="[STRATEGY ...]")
 @click.option("--gauntlet", metavar="NAME", default=None,
               help="Play NAME against each of the other strategies instead of a round robin.")
-@click.option("--deals", type=click.IntRange(1), default=None,
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=None,
               help=f"Deal indices 0..N-1 per pairing, each played twice with the seats "
                    f"swapped.  [default: {DEFAULT_DEALS}]")
-@click.option("--seed", type=click.IntRange(0, (1 << 63) - 1), default=None,
+@click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=None,
               help="Master seed.  [default: 1]")
 @threads_option
 @click.option("--out", type=click.Path(file_okay=True, path_type=Path), default=None,
@@ -36,11 +37,13 @@ def _command_line() -> str:
                    f"{RUNS_DIR}/tournament-<YYYYmmdd-HHMMSS>-seed<S>].")
 @click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[DIR]",
               help="Continue the interrupted tournament in DIR (or in --out).")
-@click.option("--chunk", "chunk_deals", type=click.IntRange(1), default=None,
-              help=f"Deal indices per stored chunk (the unit of resuming).  "
-                   f"[default: {CHUNK_DEALS}]")
+@click.option("--chunk", "chunk_deals", type=click.IntRange(1, MAX_CHUNK_DEALS), default=None,
+              help=f"Deal indices per stored chunk (a chunk still being played is saved in "
+                   f"part every 2 s).  [default: {CHUNK_DEALS:,}, more for a tournament of "
+                   f"over 20,000 chunks]")
 @click.option("--progress/--no-progress", default=True, show_default=True,
-              help="Progress bar on stderr (only when it is a terminal).")
+              help="Live progress and a score line per pairing on stderr (only when it is "
+                   "a terminal).")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Play the chunks on the workers of this dask.distributed scheduler "
                    "(tcp://host:8786; needs durak-sim[distributed]); this process stores "

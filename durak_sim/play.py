@@ -181,7 +181,11 @@ class GameBatch:
 def game_schedule(deals: Iterable[int], players: int, swap: bool) -> tuple[np.ndarray, np.ndarray]:
     """(deal per game, rotation per game): with ``swap`` every deal is played once per seat
     rotation, rotations of one deal next to each other."""
-    d = np.asarray(list(deals) if not isinstance(deals, np.ndarray) else deals, dtype=np.int64)
+    try:
+        d = np.asarray(list(deals) if not isinstance(deals, np.ndarray) else deals,
+                       dtype=np.int64)
+    except OverflowError:
+        raise UserError("deal indices must be at most 2**63 - 1") from None
     if d.size and d.min() < 0:
         raise UserError("deal indices must be >= 0")
     if not swap:

@@ -172,19 +172,28 @@ class TournamentConfig:
 
 
 def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
-                chunk_deals: int = CHUNK_DEALS, gauntlet: str | None = None,
+                chunk_deals: int | None = None, gauntlet: str | None = None,
                 rules: Rules = Rules(), plugins: Sequence[str] = ()) -> TournamentConfig:
     """Validate a tournament's options and resolve its strategies (aliases, versions).
 
     No ``strategies``: every built-in level (``registry.builtin_levels()``), or with a
-    ``gauntlet`` every built-in level other than it."""
+    ``gauntlet`` every built-in level other than it. No ``chunk_deals``: :data:`CHUNK_DEALS`,
+    or more when the tournament would otherwise have more than ``limits.MAX_CHUNKS`` chunks.
+
+    >>> make_config(["random", "easy"], deals=10**9, seed=1).chunk_deals
+    100000
+    """
+    from .limits import MAX_CHUNK_DEALS, MAX_CHUNKS, MAX_DEALS
     from .registry import builtin_levels
 
-    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
-        raise UserError(f"deals must be an integer >= 1, got {deals!r}")
-    if isinstance(chunk_deals, bool) or not isinstance(chunk_deals, (int, np.integer)) \
-            or chunk_deals < 1:
-        raise UserError(f"chunk size must be an integer >= 1, got {chunk_deals!r}")
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) \
+            or not 1 <= deals <= MAX_DEALS:
+        raise UserError(f"deals must be an integer in 1..{MAX_DEALS:,}, got {deals!r}")
+    if chunk_deals is not None and (
+            isinstance(chunk_deals, bool) or not isinstance(chunk_deals, (int, np.integer))
+            or not 1 <= chunk_deals <= MAX_CHUNK_DEALS):
+        raise UserError(f"chunk size must be an integer in 1..{MAX_CHUNK_DEALS:,}, got "
+                        f"{chunk_deals!r}")
     seed = check_seed(seed)
     names = list(strategies) if strategies else []
     if gauntlet is not None:
@@ -206,6 +215,17 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
     if len(strats) < 2:
         raise UserError(f"a tournament needs at least two strategies, got "
                         f"{len(strats)} ({', '.join(s.name for s in strats) or 'none'})")
+    n_pairings = len(strats) - 1 if gauntlet is not None else len(strats) * (len(strats) - 1) // 2
+    per_pairing = MAX_CHUNKS // n_pairings
+    if chunk_deals is None:
+        chunk_deals = min(MAX_CHUNK_DEALS, max(CHUNK_DEALS, -(-deals // per_pairing)))
+    chunks = -(-deals // chunk_deals) * n_pairings
+    if chunks > MAX_CHUNKS:
+        need = -(-deals // per_pairing)
+        raise UserError(f"{deals:,} deals in chunks of {chunk_deals:,} make {chunks:,} chunks "
+                        f"for {n_pairings} pairing{'s' if n_pairings != 1 else ''}, more than "
+                        f"{MAX_CHUNKS:,}: " + (f"use --chunk {need} or more" if need <=
+                                              MAX_CHUNK_DEALS else "play fewer deals"))
     return TournamentConfig(strategies=tuple(s.name for s in strats),
                             versions=tuple(s.version for s in strats), seed=seed,
                             deals=int(deals), chunk_deals=int(chunk_deals),
@@ -428,8 +448,7 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
         for p in plugins:
             load_plugin(p)
         config = make_config(strategies, deals=DEFAULT_DEALS if deals is None else deals,
-                             seed=1 if seed is None else seed,
-                             chunk_deals=CHUNK_DEALS if chunk_deals is None else chunk_deals,
+                             seed=1 if seed is None else seed, chunk_deals=chunk_deals,
                              gauntlet=gauntlet, rules=rules or Rules(), plugins=plugins)
         out = Path(out) if out is not None else default_out_dir(config.seed)
         manifest = Manifest(config=config.to_dict(),

@@ -204,3 +204,42 @@ register_strategy("late", decide)
     assert kept and deal >= 1
     assert all(hi <= deal for _, hi in kept)          # nothing after the failing deal
     assert sum(hi - lo for lo, hi in kept) >= min(deal, 16) // 2
+
+
+HUGE = "10000000000000000000"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["match", "easy", "random", "--deals", HUGE], ["--deals", "1<=x<=1000000000"]),
+    (["tournament", "random", "easy", "--deals", HUGE], ["--deals", "1<=x<=1000000000"]),
+    (["tournament", "random", "easy", "--chunk", HUGE], ["--chunk"]),
+    (["tournament", "random", "easy", "--deals", "1000000000", "--chunk", "1"],
+     ["1,000,000,000 chunks", "more than 20,000", "--chunk 50000"]),
+    (["bench", "--deals", HUGE], ["--deals", "10000000"]),
+    (["bench", "--repeat", HUGE], ["--repeat"]),
+    (["replay", "--seed", "1", "--deal", HUGE, "--seats", "easy,random"], ["--deal"]),
+    (["replay", "--seed", HUGE, "--deal", "1", "--seats", "easy,random"], ["--seed"]),
+    (["solve", "x.json", "--max-nodes", HUGE], ["--max-nodes"]),
+    (["solve", "x.json", "--time-limit", "inf"], ["--time-limit"]),
+    (["solve", "x.json", "--time-limit", "nan"], ["--time-limit"]),
+    (["match", "easy", "random", "--deals", "2000000", "--records", "r.jsonl"],
+     ["--records keeps at most 1,000,000 deals"]),
+])
+def test_sizes_beyond_the_machine_are_refused_before_anything_runs(tmp_path, args, words):
+    proc = subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=60)
+    assert_one_line_error(proc, *words)
+    assert not any(tmp_path.iterdir()), "nothing may be written"
+
+
+def test_a_failing_match_never_touches_an_existing_records_file(tmp_path):
+    keep = tmp_path / "keep.jsonl"
+    keep.write_text("precious\n")
+    for args, words in ((["easy", "nosuch"], ["unknown strategy"]),
+                        (["easy", "random"], ["exists", "--force"])):
+        proc = run_cli("match", *args, "--deals", "5", "--records", str(keep))
+        assert_one_line_error(proc, *words)
+        assert keep.read_text() == "precious\n"
+    proc = run_cli("match", "easy", "random", "--deals", "5", "--records", str(keep), "--force")
+    assert proc.returncode == 0, proc.stderr
+    assert len(keep.read_text().splitlines()) == 10

@@ -1,0 +1,26 @@
+"""What the engine and this kind of machine can serve: every count and index a command takes
+is checked against these before anything is played or written (the CLI shows them in
+``--help``).
+
+* Deal indices and seeds are the kernel's ``int64``: at most ``2**63 - 1``.
+* ``MAX_DEALS`` deal indices per match or tournament pairing: about half an hour of the
+  fastest pairing on two cores, a day of the slowest; a match summarises per block in
+  bounded memory, a tournament stores per chunk.
+* A tournament's manifest lists every chunk and is rewritten as each one is stored, so a
+  tournament has at most ``MAX_CHUNKS`` chunks in all (the default chunk size grows to fit,
+  up to ``MAX_CHUNK_DEALS``, whose games are held in memory until stored: about 100 MB a
+  pairing).
+* ``bench`` times one kernel call per run, whose result rows (136 bytes a deal) are held in
+  memory: at most ``MAX_BENCH_DEALS`` deals a run.
+* Game records are JSON Lines of about 1.5 kB a game: at most ``MAX_RECORD_DEALS`` deals.
+"""
+from __future__ import annotations
+
+MAX_INDEX = (1 << 63) - 1
+MAX_DEALS = 1_000_000_000
+MAX_CHUNKS = 20_000
+MAX_CHUNK_DEALS = 2_000_000
+MAX_BENCH_DEALS = 10_000_000
+MAX_REPEAT = 1_000
+MAX_RECORD_DEALS = 1_000_000
+MAX_NODES = 1 << 62
