@@ -180,8 +180,10 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
     ``gauntlet`` every built-in level other than it. No ``chunk_deals``: :data:`CHUNK_DEALS`,
     or more when the tournament would otherwise have more than ``limits.MAX_CHUNKS`` chunks.
 
-    >>> make_config(["random", "easy"], deals=10**9, seed=1).chunk_deals
-    100000
+    >>> make_config(["random", "easy"], deals=10**6, seed=1).chunk_deals
+    50000
+    >>> make_config(None, deals=10**9, seed=1).chunk_deals   # 6 pairings, 20,000 chunks
+    300031
     """
     from .limits import MAX_CHUNK_DEALS, MAX_CHUNKS, MAX_DEALS
     from .registry import builtin_levels
