@@ -46,7 +46,7 @@ from .errors import UserError
 from .rules import RULES_VERSION
 from .stats import GAME_COLUMNS, GameCounts
 from .storage import Manifest, game_arrays, games_frame, read_chunks
-from .tournament import TournamentConfig
+from .tournament import TournamentConfig, check_stored
 
 #: table name -> CSV file, in report order
 TABLE_FILES = {"ratings": "ratings.csv", "crosstable": "crosstable.csv",
@@ -471,6 +471,9 @@ def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP,
 
     manifest = Manifest.load(out)
     config = TournamentConfig.from_dict(manifest.config)
+    # the games must be what the manifest says (not those this run stored just now)
+    check_stored(out, manifest, config,
+                 [c for c in manifest.chunks if (c["file"], c["sha256"]) not in (known or {})])
     counts = load_counts(out, manifest, config, known)
     lap("counts")
     tables, notes = compute_tables(counts, config, n_boot=n_boot)

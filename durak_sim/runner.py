@@ -30,8 +30,9 @@ import numpy as np
 
 from .play import game_schedule, play_schedule, prepare
 from .progress import Board, live
-from .storage import (INT_COLUMNS, Manifest, StorageError, chunk_file, game_arrays,
-                      games_table, partial_file, read_chunks, result_columns, write_chunk)
+from .storage import (INT_COLUMNS, Manifest, StorageError, check_games, chunk_file,
+                      game_arrays, games_table, partial_file, read_chunks, result_columns,
+                      write_chunk)
 
 #: seconds of play a kernel call aims at: progress steps and Ctrl-C answer this often
 BLOCK_SECONDS = 0.5
@@ -174,16 +175,16 @@ def load_partials(out: Path, manifest: Manifest, config) -> dict:
             if key not in todo or key in found:
                 raise StorageError("not needed")
             table = read_chunks(out, [p])
+            if check_games(table, seed=config.seed, names=config.strategies,
+                           versions=config.versions, pairing=(a, b), lo=p["deal_lo"],
+                           hi=p["played_hi"]):
+                raise StorageError("not the games the manifest says")
             cols = game_arrays(table, config.strategies,
                                ("deal", "swap", *RESULT_COLUMNS))
         except (StorageError, OSError, KeyError, ValueError, TypeError):
             continue
         deals = cols.pop("deal")
         rots = cols.pop("swap").astype(np.int64)
-        expected = game_schedule(np.arange(p["deal_lo"], p["played_hi"], dtype=np.int64),
-                                 2, True)
-        if not (np.array_equal(deals, expected[0]) and np.array_equal(rots, expected[1])):
-            continue
         found[key] = (int(p["played_hi"]), (deals, rots, cols))
         keep.append(p)
     manifest.partials[:] = keep

@@ -337,8 +337,80 @@ class Manifest:
         if not isinstance(d, dict) or d.get("format") != MANIFEST_FORMAT:
             raise StorageError(f"{path} is not a durak-sim tournament manifest "
                                f"(format {d.get('format') if isinstance(d, dict) else None!r})")
-        return cls(config=d["config"], provenance=d.get("provenance", {}),
-                   chunks=list(d.get("chunks", [])), partials=list(d.get("partials", [])))
+        config, provenance = d.get("config"), d.get("provenance", {})
+        chunks, partials = d.get("chunks", []), d.get("partials", [])
+        for name, value, kind in (("config", config, dict), ("provenance", provenance, dict),
+                                  ("chunks", chunks, list), ("partials", partials, list)):
+            if not isinstance(value, kind):
+                raise StorageError(f"{path}: \"{name}\" is not a JSON "
+                                   f"{'object' if kind is dict else 'list'}")
+        for kind, entries in (("chunk", chunks), ("partial chunk", partials)):
+            for i, c in enumerate(entries):
+                problem = _entry_problem(c, kind == "partial chunk")
+                if problem:
+                    raise StorageError(f"{path}: {kind} {i + 1} is malformed: {problem}")
+        return cls(config=config, provenance=provenance, chunks=list(chunks),
+                   partials=list(partials))
+
+
+def _entry_problem(c, partial: bool) -> str | None:
+    """What is wrong with a manifest's chunk entry (None: nothing). Its file must be the
+    canonical name of its pairing and deals: a manifest never names another path."""
+    if not isinstance(c, dict):
+        return "not a JSON object"
+    keys = {"pairing", "deal_lo", "deal_hi", "file", "rows", "sha256"}
+    keys |= {"played_hi"} if partial else set()
+    if keys - set(c):
+        return f"missing {', '.join(sorted(keys - set(c)))}"
+    p = c["pairing"]
+    if not (isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)):
+        return "pairing is not two strategy names"
+    ints = ["deal_lo", "deal_hi", "rows"] + (["played_hi"] if partial else [])
+    if not all(isinstance(c[k], int) and not isinstance(c[k], bool) and c[k] >= 0
+               for k in ints):
+        return f"{', '.join(ints)} must be integers >= 0"
+    lo, hi = c["deal_lo"], c["deal_hi"]
+    end = c["played_hi"] if partial else hi
+    if not lo < end <= hi:
+        return f"deals {lo}..{end} of a chunk {lo}..{hi}"
+    if c["rows"] != 2 * (end - lo):
+        return f"{c['rows']} rows for {end - lo} deals (two games each)"
+    if not (isinstance(c["sha256"], str) and len(c["sha256"]) == 64
+            and all(ch in "0123456789abcdef" for ch in c["sha256"])):
+        return "sha256 is not a SHA-256 in hex"
+    want = (partial_file if partial else chunk_file)(p[0], p[1], lo, hi)
+    if c["file"] != want:
+        return f"file {c['file']!r} is not {want!r}"
+    return None
+
+
+def check_games(table, *, seed: int, names: Sequence[str], versions: Sequence[int],
+                pairing: tuple[str, str], lo: int, hi: int) -> str | None:
+    """What in a stored chunk's games contradicts what its manifest says they are (None:
+    nothing): seed, deal indices and seat swaps in order, strategies in their seats, and
+    their versions. ``hi``: the end of the deals stored (exclusive)."""
+    g = game_arrays(table, names, ("seed", "deal", "swap", "seat0", "seat1",
+                                   "seat0_version", "seat1_version"))
+    n = 2 * (hi - lo)
+    if len(g["deal"]) != n:
+        return f"{len(g['deal'])} games where the manifest lists {n}"
+    if n and not (g["seed"] == seed).all():
+        return f"played with seed {int(g['seed'][0])}, the manifest says seed {seed}"
+    if not (np.array_equal(g["deal"], np.repeat(np.arange(lo, hi, dtype=np.int64), 2))
+            and np.array_equal(g["swap"], np.tile(np.array([0, 1], np.int8), hi - lo))):
+        return f"not the games of deals {lo}..{hi - 1}, each twice with the seats swapped"
+    a, b = (list(names).index(x) for x in pairing)
+    if not ((g["seat0"][0::2] == a).all() and (g["seat1"][0::2] == b).all()
+            and (g["seat0"][1::2] == b).all() and (g["seat1"][1::2] == a).all()):
+        return f"not games of {pairing[0]} against {pairing[1]}"
+    want = {names[a]: versions[a], names[b]: versions[b]}
+    for seat in ("seat0", "seat1"):
+        for code, name in ((a, names[a]), (b, names[b])):
+            got = g[f"{seat}_version"][g[seat] == code]
+            if len(got) and not (got == want[name]).all():
+                return (f"{name} played as version {int(got[got != want[name]][0])}, the "
+                        f"manifest says version {want[name]}")
+    return None
 
 
 class DirectoryLock:

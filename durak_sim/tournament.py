@@ -161,14 +161,57 @@ class TournamentConfig:
 
     @classmethod
     def from_dict(cls, d: dict) -> "TournamentConfig":
+        """The config a manifest holds, checked as a whole (``StorageError`` if it is not
+        one this durak-sim could have written)."""
+        from .limits import MAX_CHUNK_DEALS, MAX_DEALS, MAX_INDEX
+
+        def integer(key, lo, hi):
+            v = d[key]
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                raise ValueError(f"{key} must be an integer in {lo}..{hi}, got {v!r}")
+            return v
+
         try:
-            return cls(strategies=tuple(s["name"] for s in d["strategies"]),
-                       versions=tuple(int(s["version"]) for s in d["strategies"]),
-                       seed=int(d["seed"]), deals=int(d["deals"]),
-                       chunk_deals=int(d["chunk_deals"]), gauntlet=d.get("gauntlet"),
-                       rules=Rules.from_dict(d["rules"]), plugins=tuple(d.get("plugins", ())))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise StorageError(f"malformed tournament config in manifest: {exc}") from None
+            names = tuple(s["name"] for s in d["strategies"])
+            versions = tuple(s["version"] for s in d["strategies"])
+            if len(names) < 2 or len(set(names)) != len(names) or \
+                    not all(isinstance(n, str) and n for n in names):
+                raise ValueError("strategies must be two or more different names")
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in versions):
+                raise ValueError("strategy versions must be integers")
+            gauntlet = d.get("gauntlet")
+            if gauntlet is not None and gauntlet != names[0]:
+                raise ValueError("the gauntlet strategy must be listed first")
+            plugins = d.get("plugins", [])
+            if not isinstance(plugins, list) or not all(isinstance(p, str) for p in plugins):
+                raise ValueError("plugins must be a list of names")
+            return cls(strategies=names, versions=versions, seed=integer("seed", 0, MAX_INDEX),
+                       deals=integer("deals", 1, MAX_DEALS),
+                       chunk_deals=integer("chunk_deals", 1, MAX_CHUNK_DEALS),
+                       gauntlet=gauntlet, rules=Rules.from_dict(d["rules"]),
+                       plugins=tuple(plugins))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise StorageError(f"malformed tournament config in manifest: "
+                               f"{str(exc).splitlines()[0] if str(exc) else exc!r}") from None
+
+    def check(self, manifest: Manifest) -> None:
+        """The manifest's chunks must be chunks of this tournament: its pairings and chunk
+        ranges, each once (``StorageError`` otherwise)."""
+        pairings = set(self.pairings())
+        ranges = dict(self.chunk_ranges())
+        for kind, entries in (("chunk", manifest.chunks), ("partial chunk", manifest.partials)):
+            seen = set()
+            for c in entries:
+                key = (tuple(c["pairing"]), c["deal_lo"])
+                if key[0] not in pairings:
+                    raise StorageError(f"manifest lists a {kind} of {key[0][0]} vs "
+                                       f"{key[0][1]}, not a pairing of its tournament")
+                if ranges.get(c["deal_lo"]) != c["deal_hi"]:
+                    raise StorageError(f"manifest lists a {kind} of deals {c['deal_lo']}.."
+                                       f"{c['deal_hi'] - 1}, not a chunk of its tournament")
+                if key in seen:
+                    raise StorageError(f"manifest lists the {kind} {c['file']} twice")
+                seen.add(key)
 
 
 def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
@@ -361,6 +404,7 @@ def _resume_config(out: Path, manifest: Manifest, strategies, deals, seed, chunk
     from .registry import load_plugin
 
     stored = TournamentConfig.from_dict(manifest.config)
+    stored.check(manifest)
     if manifest.config.get("rules_version") != RULES_VERSION:
         raise UserError(f"cannot resume {out}: it was played under rules version "
                         f"{manifest.config.get('rules_version')}, this durak-sim implements "
@@ -480,11 +524,12 @@ def _run_locked(out: Path, config: TournamentConfig, manifest: Manifest, resume:
     from . import __version__
 
     if resume:
+        _drop_damaged(out, manifest)
+        check_stored(out, manifest, config)   # before anything in the folder changes
         remove_temporaries(out)
         manifest.provenance.setdefault("resumed", []).append(
             {"command": command, "package_version": __version__,
              "at": datetime.now().isoformat(timespec="seconds")})
-        _drop_damaged(out, manifest)
     manifest.save(out)
     result = _play(out, config, manifest, threads, progress, console, t_start,
                    prefetch=report, cluster=cluster)
@@ -500,6 +545,30 @@ def _run_locked(out: Path, config: TournamentConfig, manifest: Manifest, resume:
         result.seconds = time.perf_counter() - t_start
         _write_timing(out, result, t_start, replace_last=True)
     return result
+
+
+def check_stored(out: Path, manifest: Manifest, config: TournamentConfig,
+                 chunks: Sequence[dict] | None = None) -> None:
+    """The stored games of ``chunks`` (default: every chunk of the manifest) must be what
+    the manifest says they are: its seed, pairings, deals and strategy versions
+    (``storage.check_games``); a ``UserError`` names the first that is not. Damaged files
+    are another matter (``_drop_damaged``): this is a manifest edited, or two tournaments
+    mixed, which no resume or report may paper over."""
+    from .storage import check_games, read_chunks
+
+    config.check(manifest)
+    for c in manifest.chunks if chunks is None else chunks:
+        table = read_chunks(out, [c], verify=False, columns=ID_COLUMNS)
+        problem = check_games(table, seed=config.seed, names=config.strategies,
+                              versions=config.versions, pairing=tuple(c["pairing"]),
+                              lo=c["deal_lo"], hi=c["deal_hi"])
+        if problem:
+            raise UserError(f"{out}: its stored games do not match its manifest ({c['file']}: "
+                            f"{problem}); the manifest was edited or mixes two tournaments")
+
+
+#: the columns that say which games a chunk holds
+ID_COLUMNS = ("seed", "deal", "swap", "seat0", "seat1", "seat0_version", "seat1_version")
 
 
 def _drop_damaged(out: Path, manifest: Manifest) -> None:
