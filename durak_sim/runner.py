@@ -50,6 +50,15 @@ class Stopped(Exception):
     """Ctrl-C stopped the play; everything played is saved."""
 
 
+class StoreFailed(OSError):
+    """Writing the games to ``path`` failed (``cause``: the OS error); what was stored
+    before stays stored."""
+
+    def __init__(self, path: Path, cause: OSError):
+        super().__init__(cause.errno, cause.strerror or str(cause), str(path))
+        self.path, self.cause = path, cause
+
+
 @dataclass
 class Played:
     """What one session played: ``deals`` (deal indices x pairings), kernel and compile
@@ -110,12 +119,18 @@ class _Store:
         return games_table(self.config.seed, deals, rots, self.config.strategies,
                            self.config.versions, (self.index[a], self.index[b]), cols)
 
+    def _write(self, rel: str, table) -> tuple[int, str]:
+        try:
+            return write_chunk(self.out / rel, table)
+        except OSError as exc:   # a full disk, a folder gone: say where, keep what is stored
+            raise StoreFailed(self.out / rel, exc) from None
+
     def _chunk(self, a, b, lo, hi, games):
         from .report import count_table
 
         table = self._table(a, b, games)
         rel = chunk_file(a, b, lo, hi)
-        rows, sha = write_chunk(self.out / rel, table)
+        rows, sha = self._write(rel, table)
         m = self.manifest
         m.chunks.append({"pairing": [a, b], "deal_lo": lo, "deal_hi": hi, "file": rel,
                          "rows": rows, "sha256": sha})
@@ -129,7 +144,7 @@ class _Store:
     def _partial(self, a, b, lo, hi, games):
         table = self._table(a, b, games)
         rel = partial_file(a, b, lo, hi)
-        rows, sha = write_chunk(self.out / rel, table)
+        rows, sha = self._write(rel, table)
         m = self.manifest
         m.partials[:] = [p for p in m.partials if (p["pairing"], p["deal_lo"]) != ([a, b], lo)]
         m.partials.append({"pairing": [a, b], "deal_lo": lo, "deal_hi": hi, "file": rel,

@@ -598,6 +598,10 @@ def _prefetch_report() -> None:
         pass
 
 
+def _address(cluster) -> str | None:
+    return cluster.address if cluster is not None else None
+
+
 def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, progress,
           console, t_start: float, prefetch: bool = False, cluster=None) -> TournamentResult:
     from . import runner
@@ -619,6 +623,13 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
         prefetcher.start()
     try:
         played = runner.play(out, config, manifest, threads, progress, console, cluster)
+    except runner.StoreFailed as exc:
+        stored = Manifest.load(out)
+        raise UserError(f"cannot write {exc.path}: {exc.cause.strerror or exc.cause}; the "
+                        f"{len(stored.done & wanted)} chunks stored before are kept: make room, "
+                        f"then continue with: "
+                        f"{TournamentInterrupted(out, 0, 0, _address(cluster)).resume_command}"
+                        ) from None
     except runner.Stopped:
         # (the prefetching thread is a daemon: no need to wait for its imports)
         prefetcher = None
@@ -628,8 +639,7 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
             _write_timing(out, result, t_start)
         except (OSError, StorageError):  # pragma: no cover - a courtesy, never an error
             pass
-        raise TournamentInterrupted(out, result.chunks_done, total_chunks,
-                                    cluster.address if cluster is not None else None,
+        raise TournamentInterrupted(out, result.chunks_done, total_chunks, _address(cluster),
                                     partial=len(stored.partials)) from None
     finally:
         if prefetcher is not None:

@@ -364,9 +364,12 @@ def test_an_error_while_playing_keeps_every_finished_deal(tmp_path, monkeypatch)
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(runner, "write_chunk", no_space)
-    with pytest.raises(OSError, match="No space"):
-        run_tournament(["random", "easy"], 1000, 1, tmp_path / "u", 1, progress=False,
-                       chunk_deals=200, report=False)
+    res = invoke("tournament", "random", "easy", "--deals", 1000, "--chunk", 200, "--threads",
+                 1, "--out", tmp_path / "u")
+    # one line: which file, why, what is kept and how to continue
+    assert_one_line_error(res, "cannot write", str(tmp_path / "u" / "games"),
+                          "No space left on device", "chunks stored before are kept",
+                          f"durak-sim tournament --resume {tmp_path / 'u'}")
     assert Manifest.load(tmp_path / "u").chunks == []
 
 
