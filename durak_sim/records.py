@@ -84,9 +84,12 @@ def dumps(record: dict) -> str:
 
 
 def write_records(path, records: Iterable[dict]) -> int:
-    """Write records as JSON Lines; returns how many were written."""
+    """Write records as JSON Lines, all or nothing (``storage.atomic_text_file``); returns
+    how many were written."""
+    from .storage import atomic_text_file
+
     n = 0
-    with open(Path(path), "w", encoding="ascii", newline="\n") as f:
+    with atomic_text_file(Path(path), encoding="ascii") as f:
         for rec in records:
             f.write(dumps(rec) + "\n")
             n += 1

@@ -39,6 +39,7 @@ dictionary is the whole tournament's strategy list, so every chunk has the same 
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -86,6 +87,31 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def atomic_text_file(path: Path, encoding: str = "utf-8"):
+    """A text file written in full or not at all: the lines go to a temporary file beside
+    ``path``, which replaces ``path`` only when the ``with`` block ends without an error
+    (an error, Ctrl-C or a kill leaves ``path`` as it was).
+
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "x.txt"
+    >>> with atomic_text_file(p) as f:
+    ...     _ = f.write("hi\\n")
+    >>> p.read_text()
+    'hi\\n'
+    """
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}{TMP_SUFFIX}")
+    try:
+        with open(tmp, "w", encoding=encoding, newline="\n") as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def atomic_write_text(path: Path, text: str) -> None:

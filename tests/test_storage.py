@@ -69,11 +69,17 @@ def test_damaged_or_missing_chunks_are_detected(tmp_path):
         read_chunks(tmp_path, [entry])
 
 
+def _entry(a, b, lo, hi):
+    from durak_sim.storage import chunk_file
+
+    return {"pairing": [a, b], "deal_lo": lo, "deal_hi": hi, "file": chunk_file(a, b, lo, hi),
+            "rows": 2 * (hi - lo), "sha256": "0" * 64}
+
+
 def test_manifest_round_trip_and_foreign_files(tmp_path):
     m = Manifest(config={"seed": 1}, provenance={"package_version": "x"},
-                 chunks=[{"pairing": ["b", "c"], "deal_lo": 0},
-                         {"pairing": ["a", "b"], "deal_lo": 10},
-                         {"pairing": ["a", "b"], "deal_lo": 0}])
+                 chunks=[_entry("b", "c", 0, 10), _entry("a", "b", 10, 20),
+                         _entry("a", "b", 0, 10)])
     m.save(tmp_path)
     back = Manifest.load(tmp_path)
     assert back.config == {"seed": 1}
