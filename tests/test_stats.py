@@ -62,7 +62,10 @@ def seat_score(row, seat):
 # Elo, Wilson
 # --------------------------------------------------------------------------------------
 def test_doctests():
+    from durak_sim import counts
+
     assert doctest.testmod(stats).failed == 0
+    assert doctest.testmod(counts).failed == 0
 
 
 def test_elo_score_known_values_and_round_trip():
