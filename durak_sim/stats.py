@@ -23,8 +23,13 @@ Conventions used by every function here:
   index ``i = 4 * pair score`` counts into ``p0 .. p4`` (fishtest / cutechess game pairs).
   Games without their twin are *unpaired*: they count in W/D/L tables, not in pair statistics.
 * Mirror games (a strategy against itself) say nothing about relative strength: they are left
-  out of :func:`pairing_table` and :func:`bradley_terry`, kept everywhere else.
+  out of :func:`pairing_table` and :func:`bradley_terry`, kept everywhere else (counted
+  once each, with seat 0's result, in :func:`strategy_table`).
 * Elo is logistic Elo, ``elo = 400 log10(s / (1 - s))`` for an expected score ``s``.
+* Extremes: a pairing that one side won outright has no finite Elo. The ratings always add
+  one virtual drawn game to every pairing (a weak prior); the paired Elo of a sweep adds
+  the same game and reads as a bound, ``± 400 log10(4 pairs + 1)`` (:func:`elo_limit`).
+  No table holds ``inf``; NaN means undefined (no games of the kind, no variance).
 * Every function returns a new frame with a fixed column order and sorted rows, so the same
   input always gives a byte-identical CSV. Intervals are two-sided at level ``conf``.
 
@@ -172,7 +177,9 @@ def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
     ``games``: a games frame or its :class:`GameCounts`. Columns: ``strategy, games, wins,
     durak, draws, win_rate, win_lo, win_hi, durak_rate, durak_lo, durak_hi, draw_rate,
     draw_lo, draw_hi, score``; rows by strategy name. Each rate treats the strategy's games
-    as independent trials (Wilson 1927); a mirror game counts once from each seat.
+    as independent trials (Wilson 1927). A mirror game (a strategy against itself) counts
+    once, with seat 0's result: the strategy both won and lost it, and counting both
+    would count the game twice.
 
     >>> strategy_table(_example_games())[["strategy", "games", "wins", "durak", "draws", "score"]]
       strategy  games  wins  durak  draws  score
@@ -182,8 +189,9 @@ def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
     c = as_counts(games, None, RESULT_COLUMNS).require("tri")
     k = len(c.names)
     counts = np.zeros((k, 3), dtype=np.int64)
-    np.add.at(counts, c.a, c.tri)                      # A's L/D/W
-    np.add.at(counts, c.b, c.tri[:, ::-1])             # B's: A's turned round
+    real = c.a != c.b
+    np.add.at(counts, c.a, c.tri)                      # A's L/D/W (a mirror's: seat 0's)
+    np.add.at(counts, c.b[real], c.tri[real, ::-1])    # B's: A's turned round
     n = counts.sum(axis=1)
     out = {"strategy": pd.Series(c.names, dtype=object), "games": n, "wins": counts[:, 2],
            "durak": counts[:, 0], "draws": counts[:, 1]}
@@ -199,6 +207,18 @@ def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------
 # Pairings and deal pairs
 # --------------------------------------------------------------------------------------
+def elo_limit(pairs):
+    """The largest Elo difference ``pairs`` deal pairs report: ``400 log10(4 pairs + 1)``,
+    the Elo of a sweep (every game won) once one virtual drawn game is added (the prior of
+    :func:`pair_score_stats` and :func:`bradley_terry`). One game short of a sweep reads
+    ``400 log10(4 pairs - 1)``, just below it.
+
+    >>> round(elo_limit(100_000), 1), round(elo_from_score(1 - 1 / 400_000), 1)
+    (2240.8, 2240.8)
+    """
+    return _scalar_or_array(ELO_PER_NAT * np.log(4.0 * np.asarray(pairs, dtype=float) + 1.0))
+
+
 def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
     """Elo, its interval, normalized Elo and LOS from pentanomial counts (rows of p0..p4).
 
@@ -208,33 +228,53 @@ def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
     interval ``s ± z se`` (clipped to [0, 1]) through the same function, so it is asymmetric
     in Elo; ``los = Phi((s - 1/2) / se)``. Normalized Elo (Van den Bergh, "Normalized Elo",
     cantate.be/Fishtest; fishtest ``LLRcalc``) is ``(s - 1/2) / sigma * 800 / ln 10`` with
-    the per-game sigma ``sqrt(2 v)``, its interval from the same ``s ± z se``. No
-    regularization of empty cells (fishtest adds 1e-3): all-win data give ``elo = inf``.
+    the per-game sigma ``sqrt(2 v)``, its interval from the same ``s ± z se``.
+
+    Extremes, so that every Elo figure is finite: a *sweep* (every pair in p4, or every
+    pair in p0) has no finite estimate, so its figures are computed with one virtual drawn
+    game added (half a pair in p2; fishtest instead adds 1e-3 to every cell): ``elo`` is
+    then ``±`` :func:`elo_limit` ``(pairs)``, a stated bound ("at least this"), not a
+    measurement. Every Elo value is clipped to ``± elo_limit(pairs)`` (an interval end
+    that the normal interval puts at a score of 0 or 1 is shown there). Other data are
+    left as they are. ``nelo`` is NaN where the pair scores do not vary (``sigma = 0``:
+    no scale); every figure is NaN without pairs.
 
     >>> st = pair_score_stats(np.array([[10, 20, 40, 20, 10]]))
     >>> float(st["elo"][0]), float(st["los"][0])
     (0.0, 0.5)
+    >>> st = pair_score_stats(np.array([[0, 0, 0, 0, 1000]]))       # a sweep
+    >>> [round(float(st[k][0]), 1) for k in ("elo", "elo_lo", "elo_hi", "los")]
+    [1440.9, 1210.2, 1440.9, 1.0]
     """
     pent = np.atleast_2d(np.asarray(pent, dtype=float))
     pairs = pent.sum(axis=1)
+    swept = (pairs > 0) & ((pent[:, 0] == pairs) | (pent[:, 4] == pairs))
+    if swept.any():
+        pent = pent.copy()
+        pent[swept, 2] += 0.5                  # one virtual drawn game
+    n = pent.sum(axis=1)                       # = pairs where nothing was added
     z = scipy.special.ndtri(0.5 + 0.5 * conf)
+    limit = np.where(pairs > 0, elo_limit(pairs), np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
-        s = pent @ PAIR_SCORES / pairs
-        var = (pent * (PAIR_SCORES[None, :] - s[:, None]) ** 2).sum(axis=1) / pairs
-        se = np.sqrt(var / pairs)
+        s = pent @ PAIR_SCORES / n
+        var = (pent * (PAIR_SCORES[None, :] - s[:, None]) ** 2).sum(axis=1) / n
+        se = np.sqrt(var / n)
         s_lo = np.clip(s - z * se, 0.0, 1.0)
         s_hi = np.clip(s + z * se, 0.0, 1.0)
         sigma = np.sqrt(2.0 * var)
         los = np.where(se > 0, scipy.special.ndtr((s - 0.5) / se),
                        np.where(s > 0.5, 1.0, np.where(s < 0.5, 0.0, 0.5)))
+
+        def elo(x):
+            return np.clip(np.atleast_1d(elo_from_score(x)), -limit, limit)
+
+        def nelo(x):
+            return np.where(sigma > 0, (x - 0.5) / sigma * NELO_PER_T, np.nan)
+
         return {
             "pairs": pairs.astype(np.int64), "pair_score": s, "pair_var": var, "se": se,
-            "elo": np.atleast_1d(elo_from_score(s)),
-            "elo_lo": np.atleast_1d(elo_from_score(s_lo)),
-            "elo_hi": np.atleast_1d(elo_from_score(s_hi)),
-            "nelo": (s - 0.5) / sigma * NELO_PER_T,
-            "nelo_lo": (s_lo - 0.5) / sigma * NELO_PER_T,
-            "nelo_hi": (s_hi - 0.5) / sigma * NELO_PER_T,
+            "swept": swept, "elo": elo(s), "elo_lo": elo(s_lo), "elo_hi": elo(s_hi),
+            "nelo": nelo(s), "nelo_lo": nelo(s_lo), "nelo_hi": nelo(s_hi),
             "los": np.where(pairs > 0, los, np.nan),
         }
 
@@ -254,7 +294,8 @@ def pairing_table(games, order: Sequence[str] | None = None,
                   conf: float = 0.95) -> pd.DataFrame:
     """Head-to-head results per pairing, with paired (pentanomial) Elo statistics.
 
-    ``games``: a games frame or its :class:`GameCounts`. Columns, A being the first of the two in ``order`` (alphabetical by default):
+    ``games``: a games frame or its :class:`GameCounts`. Columns, A being the first of the
+    two in ``order`` (alphabetical by default):
 
     * ``a, b``; ``games`` (all non-mirror games), ``pairs`` (complete deal pairs),
       ``unpaired`` (games without their twin: left out of every pair statistic);
@@ -265,9 +306,11 @@ def pairing_table(games, order: Sequence[str] | None = None,
     * ``var_ratio``: variance of the mean score estimated from pairs, ``v_pair / pairs``,
       over the variance the same games would give as independent trinomial games,
       ``v_game / (2 pairs)``, i.e. ``2 v_pair / v_game``. Below 1: the duplicate deals
-      cancelled some of the luck of the deal.
+      cancelled some of the luck of the deal. NaN (undefined) where the games' scores do
+      not vary, and for a sweep (one side won every pair).
 
-    Rows by (A, B) in ``order``.
+    Rows by (A, B) in ``order``. Every value is finite except those said to be NaN
+    (undefined): no pairs, or no variance (see :func:`pair_score_stats` for sweeps).
 
     >>> t = pairing_table(_example_games())
     >>> t[["a_wins", "a_draws", "a_losses", "unpaired"]].iloc[0].tolist()
@@ -283,7 +326,8 @@ def pairing_table(games, order: Sequence[str] | None = None,
         s = st["pair_score"]
         var_game = (tri_paired * (GAME_SCORES[None, :] - s[:, None]) ** 2).sum(axis=1)
         var_game = var_game / tri_paired.sum(axis=1)
-        var_ratio = 2.0 * st["pair_var"] / var_game
+        var_ratio = np.where(st["swept"] | ~(var_game > 0), np.nan,
+                             2.0 * st["pair_var"] / var_game)
         score = tri_all @ GAME_SCORES / n_games
     frame = pd.DataFrame({
         "a": pd.Series(pa, dtype=object), "b": pd.Series(pb, dtype=object),
@@ -315,14 +359,18 @@ def _strongly_connected(i: np.ndarray, j: np.ndarray, n: np.ndarray, w: np.ndarr
 
 
 def _bt_fit(i: np.ndarray, j: np.ndarray, n: np.ndarray, w: np.ndarray, k: int,
-            tol: float = 1e-10, max_iter: int = 100_000) -> np.ndarray:
+            tol: float = 1e-10, max_iter: int = 200) -> np.ndarray:
     """Bradley-Terry ratings (Elo scale, mean 0) from aggregated results, one fit per row.
 
     ``i, j`` (P,): the two players of each pairing; ``n`` (P,): games; ``w`` (R, P): points
-    of ``i`` (draws count one half). Hunter's (2004) MM iteration
-    ``pi_x <- W_x / sum_y n_xy / (pi_x + pi_y)``, renormalised to a geometric mean of 1,
-    until no log-strength moves by more than ``tol``. Rows that fail Ford's condition give
-    NaN."""
+    of ``i`` (draws count one half). Maximises the log-likelihood
+    ``sum w log L(d) + (n - w) log L(-d)``, ``L`` the logistic function and
+    ``d = theta_i - theta_j``, by Newton's method with step
+    halving (where the likelihood would fall), vectorised over the rows, until the Newton
+    step moves no log-strength by more than ``tol``: a few dozen steps even for ratings
+    thousands of Elo apart, where Hunter's (2004) MM iteration needs hundreds of thousands. Rows that
+    fail Ford's condition give NaN (:func:`bradley_terry`'s prior leaves only a field
+    split into groups that never met)."""
     w = np.atleast_2d(np.asarray(w, dtype=float))
     n = np.asarray(n, dtype=float)
     r = w.shape[0]
@@ -331,25 +379,44 @@ def _bt_fit(i: np.ndarray, j: np.ndarray, n: np.ndarray, w: np.ndarray, k: int,
     if not ok.any():
         return out
     w = w[ok]
-    inc_i = np.zeros((len(i), k))
-    inc_i[np.arange(len(i)), i] = 1.0
-    inc_j = np.zeros((len(j), k))
-    inc_j[np.arange(len(j)), j] = 1.0
-    inc = inc_i + inc_j
-    log_wins = np.log(w @ inc_i + (n[None, :] - w) @ inc_j)
-    log_pi = np.zeros((w.shape[0], k))
+    inc = np.zeros((len(i), k))                  # d = theta @ inc.T
+    inc[np.arange(len(i)), i] = 1.0
+    inc[np.arange(len(j)), j] -= 1.0
+    outer = inc[:, :, None] * inc[:, None, :]    # (P, k, k)
+
+    def loglik(theta, rows=slice(None)):
+        # w log sigma(d) + (n - w) log sigma(-d): terms of one sign, no cancellation
+        d = theta @ inc.T
+        return -(w[rows] * np.logaddexp(0.0, -d) + (n - w[rows]) * np.logaddexp(0.0, d)).sum(axis=1)
+
+    theta = np.zeros((w.shape[0], k))
+    ll = loglik(theta)
     for _ in range(max_iter):
-        pi = np.exp(log_pi)
-        denom = (n[None, :] / (pi[:, i] + pi[:, j])) @ inc
-        new = log_wins - np.log(denom)
-        new -= new.mean(axis=1, keepdims=True)
-        step = np.abs(new - log_pi).max()
-        log_pi = new
-        if step < tol:
+        d = theta @ inc.T
+        p = scipy.special.expit(d)
+        # w - n p, written so that no two large numbers cancel when p is near 0 or 1
+        grad = np.where(d > 0, n * scipy.special.expit(-d) - (n - w), w - n * p) @ inc
+        # minus the Hessian: a weighted graph Laplacian (null space: the constant vector,
+        # removed by adding 1 1^T, which keeps every step at mean 0)
+        hess = np.einsum("rp,pkl->rkl", n * p * (1.0 - p), outer) + 1.0
+        step = np.linalg.solve(hess, grad[:, :, None])[:, :, 0]
+        if np.abs(step).max() < tol:           # the likelihood no longer resolves a step
+            theta = theta + step
             break
-    else:  # pragma: no cover - needs a pathological, nearly disconnected field
-        raise RuntimeError("Bradley-Terry MM did not converge")
-    out[ok] = ELO_PER_NAT * log_pi
+        t = np.ones(len(theta))
+        new = theta + step
+        new_ll = loglik(new)
+        for _ in range(60):
+            worse = new_ll < ll - 1e-10 * np.abs(ll)     # clearly worse, not rounding
+            if not worse.any():
+                break
+            t[worse] *= 0.5
+            new[worse] = theta[worse] + t[worse, None] * step[worse]
+            new_ll[worse] = loglik(new[worse], worse)
+        theta, ll = new, new_ll
+    else:  # pragma: no cover - Newton converges quadratically once near the maximum
+        raise RuntimeError("Bradley-Terry fit did not converge")
+    out[ok] = ELO_PER_NAT * (theta - theta.mean(axis=1, keepdims=True))
     return out
 
 
@@ -363,23 +430,35 @@ def bradley_terry(games, n_boot: int = 1000, seed: int = 0,
     the rating gap equals :func:`elo_from_score` of the score. Maximum likelihood by
     Hunter's MM algorithm (Hunter 2004, Ann. Stat. 32:384, eq. 3). ``rating = 400 log10 pi``
     anchored so that the ratings average 0: only differences mean anything, and an interval
-    is the uncertainty relative to the field average. A finite maximum needs every split of
-    the field to have points flowing both ways (Ford 1957); else ``ValueError``.
+    is the uncertainty relative to the field average.
+
+    Prior: every pairing that played gets one virtual drawn game (half a point each side)
+    on top of its games, in the fit and in every resample. A pairing that one side won
+    outright (no finite maximum, Ford 1957) then still gets finite ratings: for two
+    strategies and ``n`` games the gap is ``400 log10(2n + 1)``
+    (:func:`elo_limit` of ``n / 2`` pairs), the Elo of the score ``(n + 1/2) / (n + 1)``.
+    Otherwise it moves a rating by about ``400 / ln 10 / n`` (0.001 Elo at 200,000 games).
+    A field that splits into groups that never played each other has no relative ratings:
+    ``ValueError``.
 
     Interval: percentile bootstrap (Efron) with ``n_boot`` resamples, seeded
     ``numpy.random.default_rng(seed)``. The resampled unit is the complete deal pair,
     independently within each pairing; a game without its twin is resampled on its own.
+    Resamples are drawn from the observed counts with the virtual drawn game among them
+    (half a pair in p2; a smoothed bootstrap), so that a sweep's interval has a width: its
+    upper end is the sweep's rating, its lower end reflects how few drawn pairs the data
+    rule out.
     Resampling pairs changes a pairing's result only through its points total, so each
     resample draws multinomial counts over the pentanomial (and L/D/W for unpaired games)
     categories and refits BT on the aggregated totals: the cost does not grow with the
-    number of games. A resample that breaks Ford's condition is dropped (NaN). Mirror games
-    are ignored. Columns ``strategy, rating, lo, hi, games`` (games used); rows by rating,
-    highest first, ties by name.
+    number of games. Mirror games are ignored. Columns ``strategy, rating, lo, hi, games``
+    (games played, without the virtual ones); rows by rating, highest first, ties by name.
 
     >>> bt = bradley_terry(_example_games(), n_boot=200, seed=1)
     >>> bt[["strategy", "games"]].values.tolist()
     [['easy', 4], ['random', 4]]
-    >>> round(float(bt["rating"][0] - bt["rating"][1]), 2) == round(elo_from_score(0.625), 2)
+    >>> gap = float(bt["rating"][0] - bt["rating"][1])     # easy scored 2.5 of 4 points
+    >>> round(gap, 2) == round(elo_from_score((2.5 + 0.5) / (4 + 1)), 2)
     True
     """
     c = as_counts(games, None, PAIR_COLUMNS)
@@ -395,24 +474,32 @@ def bradley_terry(games, n_boot: int = 1000, seed: int = 0,
     n = 2 * pent.sum(axis=1) + single.sum(axis=1)
     pair_points = 2.0 * PAIR_SCORES                    # A's points in a pair of category i
     w = pent @ pair_points + single @ GAME_SCORES
-    rating = _bt_fit(i, j, n, w[None, :], k)[0]
+    prior_n, prior_w = n + 1.0, 0.5                    # one virtual drawn game per pairing
+    rating = _bt_fit(i, j, prior_n, w[None, :] + prior_w, k)[0]
     if np.isnan(rating).any():
-        raise ValueError("no finite Bradley-Terry ratings: some group of strategies scored "
-                         "every point (or none) against the rest (Ford 1957)")
+        raise ValueError("no Bradley-Terry ratings: the strategies fall into groups that "
+                         "never played each other")
     lo = np.full(k, np.nan)
     hi = np.full(k, np.nan)
     if n_boot > 0:
         rng = np.random.default_rng(seed)
         w_boot = np.zeros((n_boot, len(pa)))
         for p in range(len(pa)):
-            for counts, points in ((pent[p], pair_points), (single[p], GAME_SCORES)):
+            # resampled from the counts with the virtual drawn game in them: a sweep's
+            # resamples then vary too (else every one would be the same sweep)
+            smooth = [pent[p].astype(float), single[p].astype(float)]
+            if pent[p].any():
+                smooth[0][2] += 0.5
+            else:
+                smooth[1][1] += 1.0
+            for counts, prob, points in ((pent[p], smooth[0], pair_points),
+                                         (single[p], smooth[1], GAME_SCORES)):
                 total = int(counts.sum())
                 if total:
-                    draws = rng.multinomial(total, counts / total, size=n_boot)
+                    draws = rng.multinomial(total, prob / prob.sum(), size=n_boot)
                     w_boot[:, p] += draws @ points
-        boot = _bt_fit(i, j, n, w_boot, k)
-        if not np.isnan(boot).all():
-            lo, hi = np.nanquantile(boot, [0.5 - 0.5 * conf, 0.5 + 0.5 * conf], axis=0)
+        boot = _bt_fit(i, j, prior_n, w_boot + prior_w, k)
+        lo, hi = np.quantile(boot, [0.5 - 0.5 * conf, 0.5 + 0.5 * conf], axis=0)
     games_per = np.zeros(k, dtype=np.int64)
     np.add.at(games_per, i, n)
     np.add.at(games_per, j, n)
