@@ -86,8 +86,9 @@ def _seat_points2(games: pd.DataFrame) -> np.ndarray:
 class GameCounts:
     """A set of games reduced to counts per pairing: every table of :mod:`durak_sim.stats`
     (and every plot of :mod:`durak_sim.plots`) is a function of these, so they are computed
-    once, in one vectorised pass (:func:`game_counts`, :func:`count_games`), and the tables cost nothing
-    that grows with the number of games (except the convergence curve, one byte per pair).
+    once, in one vectorised pass (:func:`game_counts`, :func:`count_games`), and the tables
+    cost nothing that grows with the number of games (except the convergence curve, one
+    byte per pair).
 
     ``names``: the strategies in order (A of a pairing is the one listed first);
     ``a, b`` (P,): the pairings present, as indices in ``names`` with ``a <= b`` (``a == b``:
@@ -255,11 +256,14 @@ def _sorted_by(*keys: np.ndarray) -> bool:
 
 
 def count_games(names: Sequence[str], r0, r1, *, draw=None, durak=None, seed=None, deal=None,
-                swap=None, first_attacker=None, bouts=None, cards_left=None) -> GameCounts:
+                swap=None, first_attacker=None, bouts=None, cards_left=None,
+                pair_points: bool = True) -> GameCounts:
     """:class:`GameCounts` from per-game numpy columns: ``r0, r1`` the index in ``names``
     of the seat-0 and seat-1 strategy, ``draw`` (bool), the others as in the games frame.
     Parts whose columns are not given stay ``None`` (the pair counts need ``draw, durak,
-    seed, deal, swap``). Inputs are trusted: :func:`game_counts` validates a frame.
+    seed, deal, swap``), and so do the pair points without ``pair_points`` (the one part
+    that grows with the games: counts without it stay the same size however many games
+    are merged into them). Inputs are trusted: :func:`game_counts` validates a frame.
 
     Games already in ``(pairing, seed, deal, swap)`` order (as a tournament stores them)
     are not sorted again."""
@@ -302,8 +306,11 @@ def count_games(names: Sequence[str], r0, r1, *, draw=None, durak=None, seed=Non
         if durak is not None:
             durak = np.asarray(durak)
             seat0_won = decisive & (durak == 1)
-            x0 = np.where(draw, np.int8(1), np.where(seat0_won, np.int8(2), np.int8(0)))
-            x = np.where(r0 <= r1, x0, 2 - x0).astype(np.int8)      # A's points x 2
+            # seat 0's points x 2 (draw 1, win 2), then A's; int8 all through: this runs
+            # once per game of every chunk and match block
+            x0 = draw.view(np.int8) + np.int8(2) * seat0_won.view(np.int8)
+            flip = r0 > r1                                            # A sits in seat 1
+            x = np.where(flip, np.int8(2) - x0, x0) if flip.any() else x0
             out.tri = per(x, 3)
             out.seat0_wins = total(seat0_won)
             if first_attacker is not None:
@@ -311,6 +318,8 @@ def count_games(names: Sequence[str], r0, r1, *, draw=None, durak=None, seed=Non
             if seed is not None and deal is not None and swap is not None:
                 _count_pairs(out, pid, r0 != r1, x, np.asarray(seed), np.asarray(deal),
                              np.asarray(swap))
+                if not pair_points:
+                    out.pair_points = None
     return out
 
 

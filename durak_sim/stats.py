@@ -365,12 +365,12 @@ def _bt_fit(i: np.ndarray, j: np.ndarray, n: np.ndarray, w: np.ndarray, k: int,
     ``i, j`` (P,): the two players of each pairing; ``n`` (P,): games; ``w`` (R, P): points
     of ``i`` (draws count one half). Maximises the log-likelihood
     ``sum w log L(d) + (n - w) log L(-d)``, ``L`` the logistic function and
-    ``d = theta_i - theta_j``, by Newton's method with step
-    halving (where the likelihood would fall), vectorised over the rows, until the Newton
-    step moves no log-strength by more than ``tol``: a few dozen steps even for ratings
-    thousands of Elo apart, where Hunter's (2004) MM iteration needs hundreds of thousands. Rows that
-    fail Ford's condition give NaN (:func:`bradley_terry`'s prior leaves only a field
-    split into groups that never met)."""
+    ``d = theta_i - theta_j``, by Newton's method with step halving (where the likelihood
+    would fall), vectorised over the rows, until the Newton step moves no log-strength by
+    more than ``tol``: a few dozen steps even for ratings thousands of Elo apart, where
+    Hunter's (2004) MM iteration needs hundreds of thousands. Rows that fail Ford's
+    condition give NaN (:func:`bradley_terry`'s prior leaves only a field split into
+    groups that never met)."""
     w = np.atleast_2d(np.asarray(w, dtype=float))
     n = np.asarray(n, dtype=float)
     r = w.shape[0]

@@ -167,19 +167,6 @@ def test_length_histogram_counts():
     assert h["games"].sum() == 4
 
 
-def test_ratings_that_do_not_exist_are_a_note_not_a_crash(tmp_path):
-    """When one strategy scores every point, Bradley-Terry has no finite maximum (Ford)."""
-    g = _example_games()
-    g["durak"] = np.where(g["seat0"] == "easy", 1, 0)
-    g["outcome"] = "durak"
-    tables, notes = compute_tables(g, make_config(["easy", "random"], deals=2, seed=7))
-    assert notes and "Bradley-Terry" in notes[0]
-    assert tables["ratings"]["rating"].isna().all()
-    order = ["easy", "random"]
-    written = plots.render_all(tables, g, order, tmp_path)
-    assert "ratings" not in written and "crosstable" in written
-
-
 def test_plots_are_the_same_bytes_drawn_in_one_process_or_several(tmp_path):
     g = _example_games()
     order = ["easy", "random"]
