@@ -372,9 +372,9 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
     doc.h(2, "Ratings")
     doc.p(f"Bradley-Terry maximum likelihood on game points (a draw is half a point), Elo "
           f"scale, anchored at a field mean of 0, with one virtual drawn game added to every "
-          f"pairing (a weak prior: it moves a rating by about 0.001 Elo per 200,000 games, "
-          f"and gives a pairing that one side won outright finite ratings, "
-          f"400·log10(2n + 1) apart for n games); 95% percentile bootstrap intervals from "
+          f"pairing (a weak prior, one game against each pairing's games: it gives a pairing "
+          f"that one side won outright finite ratings, 400·log10(2n + 1) apart for n games); "
+          f"95% percentile bootstrap intervals from "
           f"{BOOTSTRAP} resamples of whole deal pairs within each pairing, drawn with that "
           f"virtual game among them (seed {cfg.seed}). Every table below lists the "
           f"strategies in the order of these ratings.")

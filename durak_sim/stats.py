@@ -437,7 +437,8 @@ def bradley_terry(games, n_boot: int = 1000, seed: int = 0,
     outright (no finite maximum, Ford 1957) then still gets finite ratings: for two
     strategies and ``n`` games the gap is ``400 log10(2n + 1)``
     (:func:`elo_limit` of ``n / 2`` pairs), the Elo of the score ``(n + 1/2) / (n + 1)``.
-    Otherwise it moves a rating by about ``400 / ln 10 / n`` (0.001 Elo at 200,000 games).
+    Otherwise it moves a pairing's score by ``(1/2 - s) / (n + 1)``: hundredths of an Elo
+    in the reference ladder (200,000 games a pairing; most where a pairing is nearly swept).
     A field that splits into groups that never played each other has no relative ratings:
     ``ValueError``.
 
