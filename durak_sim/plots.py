@@ -168,8 +168,8 @@ def _fit(fig, axes, right: float = 0.0) -> None:
 
 def warm_up() -> None:
     """Draw a small figure to PNG and SVG in memory: loads the fonts and the backends, so
-    that the processes :func:`render_all` forks find them loaded (a tournament calls this
-    while its kernel plays). Once a process is enough."""
+    that :func:`render_all` finds them loaded (a tournament calls this while its kernel
+    plays). Once a process is enough."""
     if _WARM:
         return
     with plot_style("warm-up"):
@@ -186,14 +186,15 @@ def warm_up() -> None:
 
 def save(fig, stem: Path) -> bytes:
     """Write ``stem.png`` and ``stem.svg`` (deterministic bytes, given the style of
-    :func:`plot_style`); return the PNG bytes."""
+    :func:`plot_style`; atomically, not synced: ``durak-sim report`` rebuilds them); return
+    the PNG bytes."""
     from .storage import atomic_write_bytes
 
     png, svg = io.BytesIO(), io.BytesIO()
     fig.savefig(png, format="png", dpi=DPI, metadata={"Software": None})
     fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
-    atomic_write_bytes(stem.with_suffix(".png"), png.getvalue())
-    atomic_write_bytes(stem.with_suffix(".svg"), svg.getvalue())
+    atomic_write_bytes(stem.with_suffix(".png"), png.getvalue(), sync=False)
+    atomic_write_bytes(stem.with_suffix(".svg"), svg.getvalue(), sync=False)
     return png.getvalue()
 
 
@@ -453,49 +454,19 @@ def first_attacker_figure(first: pd.DataFrame, seat: pd.DataFrame):
     return fig
 
 
-#: figures being drawn by :func:`render_all`: forked workers find their work here
-_PENDING: dict = {}
-#: relative cost of drawing each figure, to hand the slowest out first
-_COST = {"convergence": 3, "game_length": 2, "first_attacker": 2, "crosstable": 2,
-         "ratings": 1}
-
-
 def _draw(name: str, maker, folder: Path) -> bytes:
     with plot_style(name):
         return save(maker(), folder / name)
 
 
-def _draw_pending(name: str) -> bytes:
-    """In a forked worker: draw one figure of the :func:`render_all` call that forked it."""
-    maker, folder = _PENDING[name]
-    return _draw(name, maker, folder)
-
-
-def _workers(n_figures: int, jobs: int | None) -> int:
-    """Processes to draw in: forked ones only (they share the parent's imports and data;
-    a fresh interpreter would spend longer importing matplotlib than drawing), so only where
-    fork is the safe default (Linux); never more than the cores or the figures."""
-    import multiprocessing
-    import sys
-
-    from .play import cpu_count
-
-    if jobs is None:
-        jobs = cpu_count()
-    if not sys.platform.startswith("linux") or \
-            "fork" not in multiprocessing.get_all_start_methods():
-        return 1
-    return max(1, min(jobs, n_figures))
-
-
-def render_all(tables: dict, games, order: Sequence[str], folder: Path,
-               jobs: int | None = None) -> dict:
+def render_all(tables: dict, games, order: Sequence[str], folder: Path) -> dict:
     """Draw every plot of a report into ``folder`` (PNG + SVG); ``{name: png bytes}`` in
     :data:`PLOTS` order (a plot without data is skipped). ``games``: a games frame or its
     :class:`durak_sim.stats.GameCounts`.
 
-    The figures are drawn in up to ``jobs`` forked processes (default: every core), each
-    figure wholly in one process: the files are the same bytes however they are shared out."""
+    In this process, one figure after the other: forked drawing processes saved wall time
+    only on idle cores, and cost more CPU than they saved on a loaded machine (their
+    copy-on-write page faults; ``benchmarks/RESULTS.md``)."""
     folder.mkdir(parents=True, exist_ok=True)
     games = _counts(games, order)
     makers = {
@@ -509,31 +480,4 @@ def render_all(tables: dict, games, order: Sequence[str], folder: Path,
         "first_attacker": lambda: first_attacker_figure(tables["first_attacker"],
                                                         tables["seat"]),
     }
-    names = [n for n in PLOTS if makers[n] is not None]
-    workers = _workers(len(names), jobs)
-    if workers <= 1:
-        return {n: _draw(n, makers[n], folder) for n in names}
-    import multiprocessing
-    import warnings
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    import matplotlib.figure  # noqa: F401 - imported once here, not in every worker
-
-    _PENDING.clear()
-    _PENDING.update({n: (makers[n], folder) for n in names})
-    try:
-        with warnings.catch_warnings():
-            # Python 3.12+ warns about fork in a process with threads (numba's idle pool):
-            # the workers only draw with matplotlib and write files
-            warnings.simplefilter("ignore", DeprecationWarning)
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) \
-                    as pool:
-                futures = {n: pool.submit(_draw_pending, n)
-                           for n in sorted(names, key=lambda n: -_COST.get(n, 1))}
-                return {n: futures[n].result() for n in names}
-    except (BrokenProcessPool, OSError):
-        # a worker could not start or died (no memory, a process limit): draw them here
-        return {n: _draw(n, makers[n], folder) for n in names}
-    finally:
-        _PENDING.clear()
+    return {n: _draw(n, makers[n], folder) for n in PLOTS if makers[n] is not None}

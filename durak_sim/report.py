@@ -464,7 +464,8 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
 def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP,
                  known: dict | None = None) -> Report:
     """Compute every table of the tournament stored in ``out_dir`` from its games alone and
-    write the CSVs, plots, ``report.md`` and ``report.html`` (atomically, each).
+    write the CSVs, plots, ``report.md`` and ``report.html`` (atomically, each; not synced
+    to disk: after a crash, ``durak-sim report DIR`` makes them again).
 
     Works on an unfinished tournament too (the report then says so). ``known``: counts of
     stored chunks by ``(file, sha256)``, see :func:`load_counts`."""
@@ -493,13 +494,13 @@ def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP,
                  games=int(counts.games.sum()), chunks_done=len(manifest.chunks),
                  chunks_total=total, notes=notes, seconds=seconds)
     for name, file in TABLE_FILES.items():
-        atomic_write_bytes(out / file, _csv(tables[name]))
+        atomic_write_bytes(out / file, _csv(tables[name]), sync=False)
     lap("tables")
     plots = render_all(tables, counts, table_order(tables), out / PLOTS_DIR)
     lap("plots")
     doc, title = _document(rep, plots)
-    atomic_write_text(out / "report.md", doc.markdown())
-    atomic_write_text(out / "report.html", doc.html(title, plots))
+    atomic_write_text(out / "report.md", doc.markdown(), sync=False)
+    atomic_write_text(out / "report.html", doc.html(title, plots), sync=False)
     lap("documents")
     return rep
 

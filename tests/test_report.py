@@ -167,15 +167,17 @@ def test_length_histogram_counts():
     assert h["games"].sum() == 4
 
 
-def test_plots_are_the_same_bytes_drawn_in_one_process_or_several(tmp_path):
+def test_plots_are_the_same_bytes_drawn_again(tmp_path):
+    """Nothing a first drawing leaves behind (font caches, the measuring renderer) changes
+    the second one's bytes."""
     g = _example_games()
     order = ["easy", "random"]
     tables, _ = compute_tables(g, make_config(order, deals=2, seed=7))
-    one = plots.render_all(tables, g, order, tmp_path / "one", jobs=1)
-    two = plots.render_all(tables, g, order, tmp_path / "two", jobs=2)
-    assert one == two and list(one) == [n for n in plots.PLOTS if n in one]
+    one = plots.render_all(tables, g, order, tmp_path / "one")
+    two = plots.render_all(tables, g, order, tmp_path / "two")
+    assert one == two and list(one) == list(plots.PLOTS)
     files = sorted(f.name for f in (tmp_path / "one").iterdir())
-    assert files == sorted(f.name for f in (tmp_path / "two").iterdir()) and len(files) >= 8
+    assert files == sorted(f.name for f in (tmp_path / "two").iterdir()) and len(files) == 10
     for name in files:
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
 
