@@ -7,7 +7,8 @@ histograms, pair scores in deal order), computes every table and plot from those
 writes at the top of the folder:
 
 =====================  ==============================================================
-``ratings.csv``        Bradley-Terry ratings (Elo scale, field mean 0), bootstrap 95% CI
+``ratings.csv``        Bradley-Terry ratings (Elo scale, field mean 0, one virtual drawn
+                       game per pairing as a prior), bootstrap 95% CI
 ``crosstable.csv``     mean score of the row strategy against the column strategy
 ``pairings.csv``       per pairing: W/D/L, pentanomial deal-pair counts, Elo ± 95%, LOS
 ``strategies.csv``     per strategy: wins, Durak, draws with Wilson 95% intervals
@@ -21,7 +22,10 @@ writes at the top of the folder:
 
 These hold results only (no timings, no paths, no dates): the same tournament writes the
 same bytes, whatever threads, chunking or resumes produced its games, and ``durak-sim
-report DIR`` rebuilds them identically. Floats are written with 10 significant digits.
+report DIR`` rebuilds them identically. Floats are written with 10 significant digits; an
+undefined value (no decisive games, no variance) is an empty CSV cell and a dash in the
+documents, never ``nan`` or ``inf``. Strategies are listed by rating, and in each pairing
+A is the higher rated, so that pairings, crosstable and plots read from the stronger side.
 
 >>> from durak_sim.tournament import run_tournament, _doctest_dir
 >>> r = run_tournament(["random", "easy"], deals=300, seed=5, out=_doctest_dir(),
