@@ -45,6 +45,18 @@ def test_html_is_self_contained_with_its_plots(finished):
         assert (finished / "plots" / f"{name}.svg").read_text().startswith("<?xml")
 
 
+def test_every_table_has_a_header_and_intervals_stay_on_one_line(finished):
+    md = (finished / "report.md").read_text()
+    heads = [line for i, line in enumerate(md.splitlines())
+             if line.startswith("|") and md.splitlines()[i + 1].startswith("|:")]
+    assert heads and all(all(c.strip() for c in h.strip("|").split("|")) for h in heads)
+    html = (finished / "report.html").read_text()
+    assert "<th" in html and not re.search(r"<th[^>]*></th>", html)
+    assert "td{white-space:nowrap}" in html and '<div class="t">' in html
+    with pytest.raises(ValueError, match="without a header"):
+        report._Doc().table(["", "value"], [["a", "b"]])
+
+
 def test_rebuild_writes_the_same_bytes_everywhere(finished):
     files = [*TABLE_FILES.values(), "report.md", "report.html",
              *(f"plots/{n}.{ext}" for n in plots.PLOTS for ext in ("png", "svg"))]
