@@ -18,9 +18,9 @@ same thread count:
 * ``ratio = tournament_s / bare_s`` (target <= 1.15 at 1,000,000 pairs) and
   ``ratio_play = play_s / bare_s``; ``ratio_without_plots``: the tournament with its
   statistics, tables and report but not the drawing of the plots (``report_plots_s``,
-  a fixed cost of matplotlib whatever the size of the run: about 0.5 s here); ``cpu_ratio``,
-  ``cpu_ratio_play``: the same in CPU seconds (every thread, and the plots' worker
-  processes), steadier than wall time when other work shares the machine.
+  a fixed cost of matplotlib whatever the size of the run: about 0.5 CPU seconds here);
+  ``cpu_ratio``, ``cpu_ratio_play``: the same in CPU seconds (every thread), steadier
+  than wall time when other work shares the machine.
 
 With ``--fresh`` each run is instead two new processes, as a user meets them: ``bare_s`` a
 Python process that imports the kernel, loads it and plays the deal pairs as above, against

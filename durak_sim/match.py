@@ -1,5 +1,10 @@
 """A match: strategy A against strategy B over seeded deals, with honest statistics.
 
+The games are played in blocks of deals and each block is reduced to counts
+(:func:`durak_sim.counts.count_games`, the counting the tournament's report uses) before
+the next is played: memory does not grow with the number of deals, and the summary comes
+from the merged counts.
+
 >>> s = run_match("easy", "random", deals=200, seed=3)
 >>> s.table.loc[0, "strategy"], s.games
 ('easy', 400)
@@ -12,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import UserError
+from .formatting import elo_ci, is_sweep, num, pct_ci
 from .play import RECORD_BLOCK, play_games, resolve_strategies
 from .rules import Rules
 
@@ -29,6 +35,7 @@ class MatchSummary:
     rules: Rules
     games: int
     table: "object"  # pandas DataFrame: per strategy W/D/L with Wilson 95% intervals
+    #                  (self-play: one row, each game counted once with seat 0's result)
     seat: "object"  # seat-0 advantage
     first: "object"  # first-attacker advantage
     pairing: "object | None"  # paired statistics (Elo, LOS) when seats were swapped
@@ -76,16 +83,20 @@ class MatchSummary:
                       _pct(r.durak_rate, r.durak_lo, r.durak_hi),
                       _pct(r.draw_rate, r.draw_lo, r.draw_hi))
         console.print(t)
+        if self.a == self.b:
+            console.print("self-play: each game counted once, with seat 0's result")
         s, f = self.seat.iloc[0], self.first.iloc[0]
         console.print(f"seat 0 wins {_pct(s.rate, s.lo, s.hi)} of {s.decisive:,} decisive games "
-                      f"(p = {s.p_value:.3g})")
+                      f"(p = {num(s.p_value, '.3g')})")
         console.print(f"first attacker wins {_pct(f.rate, f.lo, f.hi)} of {f.decisive:,} "
-                      f"decisive games (p = {f.p_value:.3g})")
+                      f"decisive games (p = {num(f.p_value, '.3g')})")
         if self.pairing is not None:
             p = self.pairing.iloc[0]
-            console.print(f"paired: {p.a} scores {100 * p.score:.2f}% over {p.pairs:,} deal pairs, "
-                          f"Elo {p.elo:+.1f} [{p.elo_lo:+.1f}, {p.elo_hi:+.1f}], "
-                          f"LOS {100 * p.los:.2f}%, pairing variance ratio {p.var_ratio:.3f}")
+            console.print(f"paired: {p.a} scores {num(100 * p.score, '.2f')}% over {p.pairs:,} "
+                          f"deal pairs, Elo {elo_ci(p.elo, p.elo_lo, p.elo_hi, is_sweep(p))}, "
+                          f"LOS {num(100 * p.los, '.2f')}%, pairing variance ratio "
+                          f"{num(p.var_ratio, '.3f')}"
+                          + (" (a sweep: the Elo is a bound)" if is_sweep(p) else ""))
         games_per_s = self.games / self.seconds if self.seconds > 0 else float("nan")
         console.print(f"{self.deals_per_second:,.0f} deals/s, {games_per_s:,.0f} games/s "
                       f"({self.deals:,} deals, {self.games:,} games in {self.seconds:.2f} s; "
@@ -93,33 +104,56 @@ class MatchSummary:
 
 
 def _pct(rate, lo, hi) -> str:
-    return f"{100 * rate:6.2f}  [{100 * lo:.2f}, {100 * hi:.2f}]"
+    return pct_ci(rate, lo, hi, spec="6.2f", gap="  ")
 
 
 def _plain(x):
+    """``x`` as plain JSON values; an undefined number (NaN) is ``null``, never ``NaN``."""
     if isinstance(x, dict):
         return {k: _plain(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_plain(v) for v in x]
     if isinstance(x, np.generic):
-        return x.item()
+        x = x.item()
+    if isinstance(x, float) and not np.isfinite(x):
+        return None
     return x
+
+
+def _block_counts(batch, names: list) -> "object":
+    """The :class:`durak_sim.counts.GameCounts` of a played batch, straight from the
+    kernel's result columns (no per-game frame), without the game-length histograms and
+    the pair points (the summary needs neither; pair points grow with the games)."""
+    from .counts import count_games
+    from .play import _kernel
+
+    E = _kernel()
+    r = batch.results
+    seat_of = np.array([names.index(s.name) for s in batch.strategies], dtype=np.int64)
+    n, rot = len(seat_of), batch.rots
+    return count_games(names, seat_of[rot % n], seat_of[(1 + rot) % n],
+                       draw=r[:, E.R_OUTCOME] == 1, durak=r[:, E.R_DURAK],
+                       seed=np.full(len(batch), batch.seed, np.int64), deal=batch.deals,
+                       swap=rot, first_attacker=r[:, E.R_FIRST], pair_points=False)
 
 
 def run_match(a: str, b: str, *, deals: int, seed: int = 1, threads: int | None = None,
               swap: bool = True, records: Path | None = None,
               rules: Rules = Rules()) -> MatchSummary:
-    """Play deals ``0..deals-1`` between ``a`` and ``b``; write records if asked."""
-    import pandas as pd
+    """Play deals ``0..deals-1`` between ``a`` and ``b``; write records if asked.
 
+    Memory stays bounded: each block of deals is counted and dropped before the next."""
     from . import stats
+    from .counts import merge_counts
     from .records import dumps
 
     if deals < 1:
         raise UserError(f"deals must be >= 1, got {deals}")
     strats = resolve_strategies([a, b])
+    order = [s.name for s in strats]
+    names = list(dict.fromkeys(order))
     block = RECORD_BLOCK // 2 if records is not None else BLOCK_DEALS
-    frames, seconds, compile_s, decisions = [], 0.0, 0.0, 0
+    counts, seconds, compile_s, decisions = None, 0.0, 0.0, 0
     out = open(records, "w", encoding="utf-8") if records is not None else None
     try:
         for lo in range(0, deals, block):
@@ -128,19 +162,19 @@ def run_match(a: str, b: str, *, deals: int, seed: int = 1, threads: int | None 
             seconds += batch.seconds
             compile_s += batch.compile_seconds
             decisions += batch.decisions
-            frames.append(batch.frame())
+            part = _block_counts(batch, names)
+            counts = part if counts is None else merge_counts([counts, part])
             if out is not None:  # writing records is not counted as engine time
                 out.writelines(dumps(r) + "\n" for r in batch.records())
     finally:
         if out is not None:
             out.close()
-    games = pd.concat(frames, ignore_index=True)
-    order = [s.name for s in strats]
-    table = stats.strategy_table(games)
-    table = table.set_index("strategy").loc[list(dict.fromkeys(order))].reset_index()
-    pairing = stats.pairing_table(games, order=order) if swap and a != b else None
+    table = stats.strategy_table(counts)
+    table = table.set_index("strategy").loc[names].reset_index()
+    pairing = stats.pairing_table(counts, order=order) if swap and a != b else None
     return MatchSummary(a=strats[0].name, b=strats[1].name, seed=seed, deals=deals, swap=swap,
-                        rules=rules, games=len(games), table=table,
-                        seat=stats.seat_advantage(games), first=stats.first_attacker_advantage(games),
-                        pairing=pairing, seconds=seconds, compile_seconds=compile_s,
-                        decisions=decisions, versions={s.name: s.version for s in strats})
+                        rules=rules, games=int(counts.games.sum()), table=table,
+                        seat=stats.seat_advantage(counts),
+                        first=stats.first_attacker_advantage(counts), pairing=pairing,
+                        seconds=seconds, compile_seconds=compile_s, decisions=decisions,
+                        versions={s.name: s.version for s in strats})

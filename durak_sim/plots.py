@@ -89,7 +89,11 @@ def _text_size(text: str, size: float) -> tuple[float, float]:
 
 
 def _tick_labels(axis) -> list[str]:
-    """The major tick labels ``axis`` will draw in its current view."""
+    """The major tick labels ``axis`` will draw in its current view (none where its labels
+    are switched off, as on the inner axes of a shared axis)."""
+    shown = axis.get_tick_params()
+    if not shown.get("labelleft" if axis.axis_name == "y" else "labelbottom", True):
+        return []
     lo, hi = sorted(axis.get_view_interval())
     eps = 1e-9 * (hi - lo)
     ticks = [t for t in axis.get_majorticklocs() if lo - eps <= t <= hi + eps]
@@ -114,8 +118,8 @@ def _fit(fig, axes, right: float = 0.0) -> None:
     title_pt = _points("axes.titlesize")
     if not isinstance(axes, np.ndarray):
         axes = np.array([[axes]])
-    left = bottom = top = over = wide = 0.0
-    for ax in axes.flat:
+    left = inner = bottom = top = over = wide = 0.0
+    for (_, col), ax in np.ndenumerate(axes):
         if not ax.get_visible():
             continue
         ylabels = _tick_labels(ax.yaxis)
@@ -127,7 +131,11 @@ def _fit(fig, axes, right: float = 0.0) -> None:
         xw, xl = _text_size(ax.get_xlabel(), label_pt)
         tw, ti = _text_size(ax.get_title(), title_pt)
         wide = max(wide, xw, tw)
-        left = max(left, yw + _TICK + (yl + _PAD if yl else 0.0))
+        need = yw + _TICK + (yl + _PAD if yl else 0.0)
+        if col == 0:
+            left = max(left, need)
+        else:                   # an inner column: its left texts fill the gap before it
+            inner = max(inner, need)
         bottom = max(bottom, xh + _TICK + (xl + _PAD if xl else 0.0))
         top = max(top, ti + 6.0 / 72 if ti else 0.0)
     w, h = fig.get_size_inches()
@@ -136,7 +144,7 @@ def _fit(fig, axes, right: float = 0.0) -> None:
     left_in, bottom_in, top_in = left + _PAD, bottom + _PAD, top + _PAD
     # gaps between neighbours: the next one's left texts and this one's right overhang;
     # the lower one's title and this one's bottom texts
-    gap_w, gap_h = left + right_in, top + bottom + 2 * _PAD
+    gap_w, gap_h = inner + right_in, top + bottom + 2 * _PAD
     axw = (w - left_in - right_in - (cols - 1) * gap_w) / cols
     # long tick labels (strategy names) leave the axes narrow: widen the figure instead
     if axw < _MIN_AXES:
@@ -160,8 +168,8 @@ def _fit(fig, axes, right: float = 0.0) -> None:
 
 def warm_up() -> None:
     """Draw a small figure to PNG and SVG in memory: loads the fonts and the backends, so
-    that the processes :func:`render_all` forks find them loaded (a tournament calls this
-    while its kernel plays). Once a process is enough."""
+    that :func:`render_all` finds them loaded (a tournament calls this while its kernel
+    plays). Once a process is enough."""
     if _WARM:
         return
     with plot_style("warm-up"):
@@ -178,14 +186,15 @@ def warm_up() -> None:
 
 def save(fig, stem: Path) -> bytes:
     """Write ``stem.png`` and ``stem.svg`` (deterministic bytes, given the style of
-    :func:`plot_style`); return the PNG bytes."""
+    :func:`plot_style`; atomically, not synced: ``durak-sim report`` rebuilds them); return
+    the PNG bytes."""
     from .storage import atomic_write_bytes
 
     png, svg = io.BytesIO(), io.BytesIO()
     fig.savefig(png, format="png", dpi=DPI, metadata={"Software": None})
     fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
-    atomic_write_bytes(stem.with_suffix(".png"), png.getvalue())
-    atomic_write_bytes(stem.with_suffix(".svg"), svg.getvalue())
+    atomic_write_bytes(stem.with_suffix(".png"), png.getvalue(), sync=False)
+    atomic_write_bytes(stem.with_suffix(".svg"), svg.getvalue(), sync=False)
     return png.getvalue()
 
 
@@ -215,9 +224,12 @@ def convergence(games, order: Sequence[str], points: int = 200) -> pd.DataFrame:
             continue
         m = len(x)
         idx = np.unique(np.geomspace(1, m, min(points, m)).round().astype(np.int64)) - 1
-        x = x.astype(np.int64)
-        s1 = np.cumsum(x)[idx] / 4.0            # sum of pair scores x / 4: exact
-        s2 = np.cumsum(x * x)[idx] / 16.0
+        # sums over the stretches between the rows shown, then running sums of those: no
+        # int64 copy of millions of pair points
+        starts = np.concatenate([[0], idx[:-1] + 1])
+        x = np.asarray(x, dtype=np.int8)
+        s1 = np.cumsum(np.add.reduceat(x, starts, dtype=np.int64)) / 4.0   # exact: quarters
+        s2 = np.cumsum(np.add.reduceat(x * x, starts, dtype=np.int64)) / 16.0
         n = idx + 1.0
         mean = s1 / n
         var = np.maximum(s2 / n - mean * mean, 0.0)
@@ -254,11 +266,13 @@ def crosstable_figure(cross: pd.DataFrame, pairings: pd.DataFrame):
     k = len(names)
     fig = _figure("crosstable", 1.6 + 1.25 * k, 1.0 + 0.9 * k)
     ax = fig.add_subplot()
-    im = ax.imshow(np.ma.masked_invalid(m), cmap="RdBu", vmin=0.0, vmax=1.0)
-    elo = {}
+    im = ax.imshow(np.ma.masked_invalid(100 * m), cmap="RdBu", vmin=0.0, vmax=100.0)
+    elo, swept = {}, set()
     for r in pairings.itertuples():
         elo[(r.a, r.b)] = (r.elo, r.elo_lo, r.elo_hi)
         elo[(r.b, r.a)] = (-r.elo, -r.elo_hi, -r.elo_lo)
+        if r.pairs > 0 and r.pairs in (r.p0, r.p4):   # a sweep: the Elo is a bound
+            swept |= {(r.a, r.b), (r.b, r.a)}
     for i in range(k):
         for j in range(k):
             if np.isnan(m[i, j]):
@@ -266,7 +280,8 @@ def crosstable_figure(cross: pd.DataFrame, pairings: pd.DataFrame):
             e = elo.get((names[i], names[j]))
             text = f"{100 * m[i, j]:.1f}%"
             if e is not None and np.isfinite(e[0]):
-                text += f"\n{e[0]:+.0f} Elo\n[{e[1]:+.0f}, {e[2]:+.0f}]"
+                bound = ("≥ " if e[0] > 0 else "≤ ") if (names[i], names[j]) in swept else ""
+                text += f"\n{bound}{e[0]:+.0f} Elo\n[{e[1]:+.0f}, {e[2]:+.0f}]"
             ax.text(j, i, text, ha="center", va="center", fontsize=8,
                     color="white" if abs(m[i, j] - 0.5) > 0.3 else "black")
     ax.set_xticks(range(k), names)
@@ -274,35 +289,52 @@ def crosstable_figure(cross: pd.DataFrame, pairings: pd.DataFrame):
     ax.set_xlabel("opponent")
     ax.set_ylabel("strategy")
     ax.set_title("score of row vs column (paired Elo, 95% CI)")
-    fig.colorbar(im, ax=ax, label="mean score", shrink=0.8)
+    fig.colorbar(im, ax=ax, label="mean score %", shrink=0.8, ticks=range(0, 101, 25))
     tick_pt, label_pt = _points("ytick.labelsize"), _points("axes.labelsize")
-    _fit(fig, ax, right=_text_size("1.0", tick_pt)[0] + _TICK + _PAD
-         + _text_size("mean score", label_pt)[1])
+    _fit(fig, ax, right=_text_size("100", tick_pt)[0] + _TICK + _PAD
+         + _text_size("mean score %", label_pt)[1])
     return fig
 
 
 def ratings_figure(ratings: pd.DataFrame):
-    """Bradley-Terry ratings with their bootstrap 95% intervals."""
+    """Bradley-Terry ratings (left) and their bootstrap 95% intervals around each rating
+    (right, on a scale of their own: next to ratings hundreds of Elo apart an interval a
+    few Elo wide would be a dot)."""
     r = ratings.iloc[::-1]
-    fig = _figure("ratings", 6.0, 1.2 + 0.45 * len(r))
-    ax = fig.add_subplot()
+    fig = _figure("ratings", 7.5, 1.2 + 0.45 * len(r))
+    left, right = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [3, 2]})
     y = np.arange(len(r))
+    rating = r["rating"].to_numpy(dtype=float)
     lo = (r["rating"] - r["lo"]).to_numpy(dtype=float)
     hi = (r["hi"] - r["rating"]).to_numpy(dtype=float)
-    ax.errorbar(r["rating"], y, xerr=np.nan_to_num(np.vstack([lo, hi])), fmt="o",
-                capsize=4, color="tab:blue")
+    err = np.nan_to_num(np.vstack([lo, hi]))
+    left.errorbar(rating, y, xerr=err, fmt="o", capsize=4, color="tab:blue")
     for yi, row in zip(y, r.itertuples()):
-        label = f"{row.rating:+.1f}" + ("" if np.isnan(row.lo) else
-                                       f"  [{row.lo:+.1f}, {row.hi:+.1f}]")
-        ax.annotate(label, (row.rating, yi), xytext=(0, 7), textcoords="offset points",
-                    ha="center", fontsize=8)
-    ax.axvline(0.0, color="grey", lw=0.8, ls=":")
-    ax.margins(x=0.3)
-    ax.set_yticks(y, list(r["strategy"]))
-    ax.set_ylim(-0.6, len(r) - 0.4)
-    ax.set_xlabel("Bradley-Terry rating (Elo scale, field mean 0), 95% bootstrap CI")
-    ax.set_title("ratings")
-    _fit(fig, ax)
+        left.annotate(f"{row.rating:+.1f}", (row.rating, yi), xytext=(0, 7),
+                      textcoords="offset points", ha="center", fontsize=8)
+    left.axvline(0.0, color="grey", lw=0.8, ls=":")
+    left.margins(x=0.15)
+    left.set_yticks(y, list(r["strategy"]))
+    left.set_ylim(-0.6, len(r) - 0.4)
+    left.set_xlabel("rating (Elo scale, field mean 0)")
+    left.set_title("Bradley-Terry ratings")
+    right.errorbar(np.zeros(len(r)), y, xerr=err, fmt="o", capsize=4, color="tab:blue",
+                   elinewidth=2)
+    for yi, row in zip(y, r.itertuples()):
+        if np.isfinite(row.lo):
+            right.annotate(f"[{row.lo - row.rating:+.1f}, {row.hi - row.rating:+.1f}]",
+                           (0.0, yi), xytext=(0, 7), textcoords="offset points",
+                           ha="center", fontsize=8)
+    right.axvline(0.0, color="grey", lw=0.8, ls=":")
+    from matplotlib.ticker import MaxNLocator
+
+    width = float(np.abs(err).max())
+    right.set_xlim(-1.5 * width - 1e-9, 1.5 * width + 1e-9)
+    right.xaxis.set_major_locator(MaxNLocator(nbins=4, symmetric=True))
+    right.tick_params(axis="y", left=False)
+    right.set_xlabel("95% bootstrap interval minus rating (Elo)")
+    right.set_title("uncertainty")
+    _fit(fig, np.array([[left, right]]))
     return fig
 
 
@@ -319,7 +351,8 @@ def _compact(v: float) -> str:
 
 
 def convergence_figure(conv: pd.DataFrame):
-    """A's mean pair score per pairing against deal pairs played, with the 95% band."""
+    """A's mean pair score per pairing against deal pairs played, with the 95% band (the
+    report puts the higher rated strategy in A)."""
     from matplotlib.ticker import FuncFormatter, LogLocator
 
     groups = list(conv.groupby(["a", "b"], sort=False))
@@ -347,20 +380,55 @@ def convergence_figure(conv: pd.DataFrame):
     return fig
 
 
+_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
+           "tab:pink", "tab:gray", "tab:olive", "tab:cyan")
+_LINESTYLES = ("-", "--", ":", "-.")
+_MARKERS = ("o", "s", "^", "D", "v", "x", "+", "*")
+
+
+def _series_style(k: int) -> tuple[str, str, str]:
+    """Colour, line style and marker of the ``k``-th line of a plot: no two of the first
+    40 lines share all three, and neighbours differ in each (told apart in grey too)."""
+    return (_COLORS[k % len(_COLORS)], _LINESTYLES[k % len(_LINESTYLES)],
+            _MARKERS[k % len(_MARKERS)])
+
+
+_LEGEND_PT = 8.0
+
+
+def _legend_outside(ax, labels) -> float:
+    """A legend to the right of ``ax``, clear of the data; the inches it needs (for
+    :func:`_fit`'s ``right``): its longest label plus the handle, the gaps and the frame
+    (matplotlib's defaults: handle 2 em, text pad 0.8 em, border pad 0.4 em, axes pad
+    0.5 em on each side)."""
+    if labels:
+        ax.legend(fontsize=_LEGEND_PT, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                  borderaxespad=0.0)
+    em = _LEGEND_PT / 72
+    text = max((_text_size(t, _LEGEND_PT)[0] for t in labels), default=0.0)
+    return text + 4.6 * em + 0.02 * ax.figure.get_size_inches()[0] if labels else 0.0
+
+
 def game_length_figure(hist: pd.DataFrame):
     """Distribution of game length (bouts) per pairing, as a share of the games."""
     fig = _figure("game_length", 6.5, 3.6)
     ax = fig.add_subplot()
-    for (a, b), g in hist.groupby(["a", "b"], sort=False):
+    seen = hist["bouts"][hist["games"] > 0]
+    lo, hi = (int(seen.min()) - 1, int(seen.max()) + 1) if len(seen) else (0, 1)
+    labels = []
+    for k, ((a, b), g) in enumerate(hist.groupby(["a", "b"], sort=False)):
         total = g["games"].sum()
         if total:
-            ax.step(g["bouts"], 100 * g["games"] / total, where="mid", lw=1.2,
-                    label=f"{a} vs {b}")
+            g = g[g["bouts"].between(lo, hi)]
+            color, ls, marker = _series_style(k)
+            labels.append(f"{a} vs {b}")
+            ax.step(g["bouts"], 100 * g["games"] / total, where="mid", lw=1.2, color=color,
+                    ls=ls, marker=marker, markevery=(k % 3, 3), ms=3.5, label=labels[-1])
+    ax.set_xlim(lo - 0.5, hi + 0.5)
     ax.set_xlabel("bouts per game")
     ax.set_ylabel("% of games")
     ax.set_title("game length")
-    ax.legend(fontsize=8)
-    _fit(fig, ax)
+    _fit(fig, ax, right=_legend_outside(ax, labels))
     return fig
 
 
@@ -371,27 +439,19 @@ def first_attacker_figure(first: pd.DataFrame, seat: pd.DataFrame):
     fig = _figure("first_attacker", 6.5, 1.3 + 0.42 * len(labels))
     ax = fig.add_subplot()
     y = np.arange(len(labels))[::-1]
-    for t, name, dy, color in ((first, "first attacker", 0.12, "tab:red"),
-                               (seat, "seat 0", -0.12, "tab:green")):
+    for t, name, dy, color, fmt in ((first, "first attacker", 0.12, "tab:red", "o"),
+                                    (seat, "seat 0", -0.12, "tab:green", "s")):
         rate = 100 * t["rate"].to_numpy(dtype=float)
         err = np.vstack([rate - 100 * t["lo"].to_numpy(dtype=float),
                          100 * t["hi"].to_numpy(dtype=float) - rate])
-        ax.errorbar(rate, y + dy, xerr=np.nan_to_num(err), fmt="o", capsize=3, color=color,
+        ax.errorbar(rate, y + dy, xerr=np.nan_to_num(err), fmt=fmt, capsize=3, color=color,
                     label=name)
     ax.axvline(50.0, color="grey", lw=0.8, ls=":")
     ax.set_yticks(y, labels)
     ax.set_xlabel("wins % of decisive games (95% CI)")
     ax.set_title("first-attacker and seat advantage")
-    ax.legend(fontsize=8)
-    _fit(fig, ax)
+    _fit(fig, ax, right=_legend_outside(ax, ["first attacker", "seat 0"]))
     return fig
-
-
-#: figures being drawn by :func:`render_all`: forked workers find their work here
-_PENDING: dict = {}
-#: relative cost of drawing each figure, to hand the slowest out first
-_COST = {"convergence": 3, "game_length": 2, "first_attacker": 2, "crosstable": 2,
-         "ratings": 1}
 
 
 def _draw(name: str, maker, folder: Path) -> bytes:
@@ -399,37 +459,14 @@ def _draw(name: str, maker, folder: Path) -> bytes:
         return save(maker(), folder / name)
 
 
-def _draw_pending(name: str) -> bytes:
-    """In a forked worker: draw one figure of the :func:`render_all` call that forked it."""
-    maker, folder = _PENDING[name]
-    return _draw(name, maker, folder)
-
-
-def _workers(n_figures: int, jobs: int | None) -> int:
-    """Processes to draw in: forked ones only (they share the parent's imports and data;
-    a fresh interpreter would spend longer importing matplotlib than drawing), so only where
-    fork is the safe default (Linux); never more than the cores or the figures."""
-    import multiprocessing
-    import sys
-
-    from .play import cpu_count
-
-    if jobs is None:
-        jobs = cpu_count()
-    if not sys.platform.startswith("linux") or \
-            "fork" not in multiprocessing.get_all_start_methods():
-        return 1
-    return max(1, min(jobs, n_figures))
-
-
-def render_all(tables: dict, games, order: Sequence[str], folder: Path,
-               jobs: int | None = None) -> dict:
+def render_all(tables: dict, games, order: Sequence[str], folder: Path) -> dict:
     """Draw every plot of a report into ``folder`` (PNG + SVG); ``{name: png bytes}`` in
     :data:`PLOTS` order (a plot without data is skipped). ``games``: a games frame or its
     :class:`durak_sim.stats.GameCounts`.
 
-    The figures are drawn in up to ``jobs`` forked processes (default: every core), each
-    figure wholly in one process: the files are the same bytes however they are shared out."""
+    In this process, one figure after the other: forked drawing processes saved wall time
+    only on idle cores, and cost more CPU than they saved on a loaded machine (their
+    copy-on-write page faults; ``benchmarks/RESULTS.md``)."""
     folder.mkdir(parents=True, exist_ok=True)
     games = _counts(games, order)
     makers = {
@@ -443,31 +480,4 @@ def render_all(tables: dict, games, order: Sequence[str], folder: Path,
         "first_attacker": lambda: first_attacker_figure(tables["first_attacker"],
                                                         tables["seat"]),
     }
-    names = [n for n in PLOTS if makers[n] is not None]
-    workers = _workers(len(names), jobs)
-    if workers <= 1:
-        return {n: _draw(n, makers[n], folder) for n in names}
-    import multiprocessing
-    import warnings
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    import matplotlib.figure  # noqa: F401 - imported once here, not in every worker
-
-    _PENDING.clear()
-    _PENDING.update({n: (makers[n], folder) for n in names})
-    try:
-        with warnings.catch_warnings():
-            # Python 3.12+ warns about fork in a process with threads (numba's idle pool):
-            # the workers only draw with matplotlib and write files
-            warnings.simplefilter("ignore", DeprecationWarning)
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) \
-                    as pool:
-                futures = {n: pool.submit(_draw_pending, n)
-                           for n in sorted(names, key=lambda n: -_COST.get(n, 1))}
-                return {n: futures[n].result() for n in names}
-    except (BrokenProcessPool, OSError):
-        # a worker could not start or died (no memory, a process limit): draw them here
-        return {n: _draw(n, makers[n], folder) for n in names}
-    finally:
-        _PENDING.clear()
+    return {n: _draw(n, makers[n], folder) for n in PLOTS if makers[n] is not None}

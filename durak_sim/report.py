@@ -7,7 +7,8 @@ histograms, pair scores in deal order), computes every table and plot from those
 writes at the top of the folder:
 
 =====================  ==============================================================
-``ratings.csv``        Bradley-Terry ratings (Elo scale, field mean 0), bootstrap 95% CI
+``ratings.csv``        Bradley-Terry ratings (Elo scale, field mean 0, one virtual drawn
+                       game per pairing as a prior), bootstrap 95% CI
 ``crosstable.csv``     mean score of the row strategy against the column strategy
 ``pairings.csv``       per pairing: W/D/L, pentanomial deal-pair counts, Elo ± 95%, LOS
 ``strategies.csv``     per strategy: wins, Durak, draws with Wilson 95% intervals
@@ -21,7 +22,10 @@ writes at the top of the folder:
 
 These hold results only (no timings, no paths, no dates): the same tournament writes the
 same bytes, whatever threads, chunking or resumes produced its games, and ``durak-sim
-report DIR`` rebuilds them identically. Floats are written with 10 significant digits.
+report DIR`` rebuilds them identically. Floats are written with 10 significant digits; an
+undefined value (no decisive games, no variance) is an empty CSV cell and a dash in the
+documents, never ``nan`` or ``inf``. Strategies are listed by rating, and in each pairing
+A is the higher rated, so that pairings, crosstable and plots read from the stronger side.
 
 >>> from durak_sim.tournament import run_tournament, _doctest_dir
 >>> r = run_tournament(["random", "easy"], deals=300, seed=5, out=_doctest_dir(),
@@ -43,6 +47,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import UserError
+from .formatting import ci, elo_ci, finite, is_sweep, num, pct, pct_ci
 from .rules import RULES_VERSION
 from .stats import GAME_COLUMNS, GameCounts
 from .storage import Manifest, game_arrays, games_frame, read_chunks
@@ -176,35 +181,48 @@ def compute_tables(games, config: TournamentConfig,
     """Every table of the report from a games frame or its
     :class:`durak_sim.stats.GameCounts`; ``(tables, notes)``.
 
-    Strategies and pairings follow the config's order (A of a pairing is the one listed
-    first); the Bradley-Terry bootstrap is seeded with the tournament's seed."""
+    Strategies are listed in the order of their Bradley-Terry ratings, highest first (ties,
+    and a field without ratings, in the config's order), and A of every pairing is the
+    higher rated of the two, so that pairings read from the stronger side. The
+    Bradley-Terry bootstrap is seeded with the tournament's seed."""
     from . import stats
 
     notes = []
-    order = _present(games, config.strategies)
-    games = stats.as_counts(games, order)
+    present = _present(games, config.strategies)
+    counts = stats.as_counts(games, present)
     version = dict(zip(config.strategies, config.versions))
-    strategies = stats.strategy_table(games).set_index("strategy").loc[order].reset_index()
-    strategies.insert(1, "version", [version[n] for n in order])
-    pairings = stats.pairing_table(games, order=order)
     try:
-        ratings = stats.bradley_terry(games, n_boot=n_boot, seed=config.seed)
+        ratings = stats.bradley_terry(counts, n_boot=n_boot, seed=config.seed)
+        rating = dict(zip(ratings["strategy"], ratings["rating"]))
+        order = sorted(present, key=lambda n: (-rating[n], present.index(n)))
+        ratings = ratings.set_index("strategy").loc[order].reset_index()
     except ValueError as exc:
         notes.append(f"Bradley-Terry ratings: {exc}")
+        order = present
         ratings = pd.DataFrame({"strategy": pd.Series(order, dtype=object),
                                 "rating": np.nan, "lo": np.nan, "hi": np.nan,
-                                "games": strategies["games"].to_numpy()})
+                                "games": stats.strategy_table(counts).set_index("strategy")
+                                .loc[order, "games"].to_numpy()})
     ratings.insert(1, "version", [version[n] for n in ratings["strategy"]])
+    counts = counts.reordered(order)
+    strategies = stats.strategy_table(counts).set_index("strategy").loc[order].reset_index()
+    strategies.insert(1, "version", [version[n] for n in order])
+    pairings = stats.pairing_table(counts, order=order)
     tables = {
         "ratings": ratings,
         "crosstable": _crosstable(pairings, order),
         "pairings": pairings,
         "strategies": strategies,
-        "first_attacker": stats.first_attacker_advantage(games, order=order),
-        "seat": stats.seat_advantage(games, order=order),
-        "game_length": stats.game_length(games, order=order),
+        "first_attacker": stats.first_attacker_advantage(counts, order=order),
+        "seat": stats.seat_advantage(counts, order=order),
+        "game_length": stats.game_length(counts, order=order),
     }
     return tables, notes
+
+
+def table_order(tables: dict) -> list:
+    """The strategies in the order of the report's tables (by rating)."""
+    return list(tables["strategies"]["strategy"])
 
 
 def _csv(frame: pd.DataFrame) -> bytes:
@@ -215,28 +233,6 @@ def _csv(frame: pd.DataFrame) -> bytes:
 # --------------------------------------------------------------------------------------
 # Formatting
 # --------------------------------------------------------------------------------------
-def _pct(x) -> str:
-    return "-" if not np.isfinite(x) else f"{100 * x:.2f}"
-
-
-def _pct_ci(rate, lo, hi) -> str:
-    if not np.isfinite(rate):
-        return "-"
-    return f"{100 * rate:.2f} [{100 * lo:.2f}, {100 * hi:.2f}]"
-
-
-def _elo(x) -> str:
-    return "-" if np.isnan(x) else f"{x:+.1f}"
-
-
-def _elo_ci(e, lo, hi) -> str:
-    return "-" if np.isnan(e) else f"{e:+.1f} [{lo:+.1f}, {hi:+.1f}]"
-
-
-def _p(x) -> str:
-    return "-" if np.isnan(x) else f"{x:.3g}"
-
-
 def _pairing_label(a, b) -> str:
     return "all games" if a == "*" else f"{a} vs {b}"
 
@@ -256,8 +252,16 @@ class _Doc:
     def code(self, text: str):
         self.blocks.append(("code", text))
 
-    def table(self, headers, rows, left=1):
-        self.blocks.append(("table", list(headers), [[str(c) for c in r] for r in rows], left))
+    def table(self, headers, rows, left=1, wrap=False):
+        """A table; ``left``: columns aligned left (labels), the rest right (numbers);
+        ``wrap``: cells may wrap (prose), else a cell stays on one line in HTML (an
+        interval is never split) and a wide table scrolls sideways. Every header must
+        name its column: Markdown has no table without a header row."""
+        headers = [str(h) for h in headers]
+        if not all(headers):
+            raise ValueError(f"a table column without a header: {headers}")
+        self.blocks.append(("table", headers, [[str(c) for c in r] for r in rows], left,
+                            wrap))
 
     def img(self, name: str, caption: str):
         self.blocks.append(("img", name, caption))
@@ -272,7 +276,7 @@ class _Doc:
             elif b[0] == "code":
                 out.append("```sh\n" + b[1] + "\n```")
             elif b[0] == "table":
-                _, headers, rows, left = b
+                _, headers, rows, left, _ = b
                 esc = [[c.replace("|", "\\|") for c in r] for r in [headers] + rows]
                 out.append("\n".join(
                     ["| " + " | ".join(esc[0]) + " |",
@@ -296,22 +300,26 @@ class _Doc:
             elif b[0] == "code":
                 body.append(f"<pre><code>{html.escape(b[1], quote=False)}</code></pre>")
             elif b[0] == "table":
-                _, headers, rows, left = b
+                _, headers, rows, left, wrap = b
 
                 def cells(r, tag):
                     return "".join(f'<{tag} class="{"l" if i < left else "r"}">{inline(c)}</{tag}>'
                                    for i, c in enumerate(r))
-                body.append("<table>\n<thead><tr>" + cells(headers, "th") + "</tr></thead>\n"
-                            "<tbody>\n" + "\n".join(f"<tr>{cells(r, 'td')}</tr>" for r in rows)
-                            + "\n</tbody>\n</table>")
+                klass = ' class="wrap"' if wrap else ""
+                body.append(f'<div class="t"><table{klass}>\n'
+                            "<thead><tr>" + cells(headers, "th") + "</tr></thead>\n<tbody>\n"
+                            + "\n".join(f"<tr>{cells(r, 'td')}</tr>" for r in rows)
+                            + "\n</tbody>\n</table></div>")
             elif b[0] == "img" and b[1] in images:
                 data = base64.b64encode(images[b[1]]).decode("ascii")
                 body.append(f'<figure><img alt="{html.escape(b[2])}" '
                             f'src="data:image/png;base64,{data}">'
                             f"<figcaption>{inline(b[2])}</figcaption></figure>")
         style = ("body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;"
-                 "padding:0 1rem;color:#222}table{border-collapse:collapse;margin:1rem 0;"
-                 "font-size:.9rem}th,td{border:1px solid #ccc;padding:.25rem .5rem}"
+                 "padding:0 1rem;color:#222}.t{overflow-x:auto;margin:1rem 0}"
+                 "table{border-collapse:collapse;font-size:.9rem}"
+                 "th,td{border:1px solid #ccc;padding:.25rem .5rem}td{white-space:nowrap}"
+                 "table.wrap td{white-space:normal}"
                  "th{background:#f3f3f3}.r{text-align:right;font-variant-numeric:tabular-nums}"
                  ".l{text-align:left}code,pre{background:#f6f6f6}pre{padding:.6rem;"
                  "overflow-x:auto}img{max-width:100%}figure{margin:1rem 0}"
@@ -349,7 +357,7 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
     pairings = cfg.pairings()
     doc.h(2, "Setup")
     rules = json.dumps(cfg.rules.to_dict(), sort_keys=True)
-    doc.table(["", ""], [
+    doc.table(["setting", "value"], [
         ["format", f"{fmt} ({len(pairings)} pairing{'s' if len(pairings) != 1 else ''})"],
         ["strategies", ", ".join(f"{n} v{v}" for n, v in zip(cfg.strategies, cfg.versions))],
         ["deals", f"{cfg.deals:,} per pairing (deal indices 0..{cfg.deals - 1}), each played "
@@ -358,7 +366,7 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
         ["seed", str(cfg.seed)],
         ["rules", f"{cfg.rules.tag} `{rules}`, rules version {RULES_VERSION}"],
         ["durak-sim", ", ".join(_played_versions(rep.manifest.provenance))],
-    ], left=2)
+    ], left=2, wrap=True)
     doc.p("Reproduce (threads, output folder and chunk size do not change the results; "
           "`durak-sim report DIR` rebuilds this report from the stored games):")
     doc.code(cfg.command() + " --out DIR")
@@ -367,12 +375,17 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
 
     doc.h(2, "Ratings")
     doc.p(f"Bradley-Terry maximum likelihood on game points (a draw is half a point), Elo "
-          f"scale, anchored at a field mean of 0; 95% percentile bootstrap intervals from "
-          f"{BOOTSTRAP} resamples of whole deal pairs within each pairing (seed {cfg.seed}).")
+          f"scale, anchored at a field mean of 0, with one virtual drawn game added to every "
+          f"pairing (a weak prior, one game against each pairing's games: it gives a pairing "
+          f"that one side won outright finite ratings, 400·log10(2n + 1) apart for n games); "
+          f"95% percentile bootstrap intervals from "
+          f"{BOOTSTRAP} resamples of whole deal pairs within each pairing, drawn with that "
+          f"virtual game among them (seed {cfg.seed}). Every table below lists the "
+          f"strategies in the order of these ratings.")
     r = t["ratings"]
     doc.table(["rank", "strategy", "version", "rating", "95% CI", "games"],
-              [[i + 1, x.strategy, x.version, _elo(x.rating),
-                "-" if np.isnan(x.lo) else f"[{x.lo:+.1f}, {x.hi:+.1f}]", f"{x.games:,}"]
+              [[i + 1 if finite(x.rating) else "-", x.strategy, x.version,
+                num(x.rating, "+.1f"), ci(x.lo, x.hi), f"{x.games:,}"]
                for i, x in enumerate(r.itertuples())], left=2)
     doc.img("ratings", "Bradley-Terry ratings with bootstrap 95% intervals")
 
@@ -382,24 +395,29 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
     c = t["crosstable"]
     names = list(c["strategy"])
     doc.table(["strategy", *names],
-              [[row[0], *(_pct(v) for v in row[1:])] for row in c.itertuples(index=False)])
+              [[row[0], *(pct(v) for v in row[1:])] for row in c.itertuples(index=False)])
     doc.img("crosstable", "score of row vs column, with the paired Elo and its 95% interval")
 
     doc.h(2, "Pairings")
-    doc.p("A is the strategy listed first. Elo from the mean score of deal pairs "
+    doc.p("A is the higher rated of the two. Elo from the mean score of deal pairs "
           "(pentanomial p0..p4: pairs in which A scored 0, 1/4, 1/2, 3/4, 1), 95% interval "
           "and likelihood of superiority (LOS) from the pair-score variance; var ratio: "
           "variance of the paired estimate over that of independent games (below 1: the "
-          "duplicate deals cancelled luck).")
+          "duplicate deals cancelled luck). n deal pairs measure at most "
+          "400·log10(4n + 1) Elo: a pairing that one side won outright (every pair) has no "
+          "finite Elo and shows that bound, marked ≥, computed with one virtual drawn game "
+          "(its var ratio is undefined); an interval end past a score of 0 or 100% is shown "
+          "at the same bound.")
     p = t["pairings"]
     doc.table(["A", "B", "deal pairs", "A wins", "draws", "A Durak", "A score %",
                "Elo A-B [95% CI]", "LOS %", "p0 / p1 / p2 / p3 / p4", "var ratio"],
               [[x.a, x.b, f"{x.pairs:,}", f"{x.a_wins:,}", f"{x.a_draws:,}", f"{x.a_losses:,}",
-                _pct(x.score), _elo_ci(x.elo, x.elo_lo, x.elo_hi), _pct(x.los),
+                pct(x.score), elo_ci(x.elo, x.elo_lo, x.elo_hi, is_sweep(x)), pct(x.los),
                 " / ".join(f"{getattr(x, f'p{i}'):,}" for i in range(5)),
-                "-" if np.isnan(x.var_ratio) else f"{x.var_ratio:.3f}"]
+                num(x.var_ratio, ".3f")]
                for x in p.itertuples()], left=2)
-    doc.img("convergence", "A's mean pair score as deal pairs accumulate, with its 95% band")
+    doc.img("convergence", "A's (the higher rated) mean pair score as deal pairs accumulate, "
+                           "with its 95% band")
 
     doc.h(2, "Strategies")
     doc.p("All games of each strategy; rates with Wilson 95% intervals.")
@@ -407,9 +425,9 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
     doc.table(["strategy", "version", "games", "wins", "Durak", "draws", "win % [95% CI]",
                "Durak % [95% CI]", "draw % [95% CI]", "score %"],
               [[x.strategy, x.version, f"{x.games:,}", f"{x.wins:,}", f"{x.durak:,}",
-                f"{x.draws:,}", _pct_ci(x.win_rate, x.win_lo, x.win_hi),
-                _pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
-                _pct_ci(x.draw_rate, x.draw_lo, x.draw_hi), _pct(x.score)]
+                f"{x.draws:,}", pct_ci(x.win_rate, x.win_lo, x.win_hi),
+                pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
+                pct_ci(x.draw_rate, x.draw_lo, x.draw_hi), pct(x.score)]
                for x in s.itertuples()])
 
     doc.h(2, "First-attacker and seat advantage")
@@ -418,8 +436,8 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
     f, st = t["first_attacker"], t["seat"]
     doc.table(["pairing", "decisive games", "first attacker wins % [95% CI]", "p",
                "seat 0 wins % [95% CI]", "p"],
-              [[_pairing_label(x.a, x.b), f"{x.decisive:,}", _pct_ci(x.rate, x.lo, x.hi),
-                _p(x.p_value), _pct_ci(y.rate, y.lo, y.hi), _p(y.p_value)]
+              [[_pairing_label(x.a, x.b), f"{x.decisive:,}", pct_ci(x.rate, x.lo, x.hi),
+                num(x.p_value, ".3g"), pct_ci(y.rate, y.lo, y.hi), num(y.p_value, ".3g")]
                for x, y in zip(f.itertuples(), st.itertuples())])
     doc.img("first_attacker", "first-attacker and seat-0 win rates of decisive games")
 
@@ -428,10 +446,10 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
     g = t["game_length"]
     doc.table(["pairing", "games", "bouts mean", "sd", "min", "p25", "median", "p75", "max",
                "Durak's cards left mean"],
-              [[_pairing_label(x.a, x.b), f"{x.games:,}", f"{x.bouts_mean:.2f}",
-                f"{x.bouts_sd:.2f}", f"{x.bouts_min:g}", f"{x.bouts_p25:g}",
-                f"{x.bouts_median:g}", f"{x.bouts_p75:g}", f"{x.bouts_max:g}",
-                f"{x.cards_left_mean:.2f}"] for x in g.itertuples()])
+              [[_pairing_label(x.a, x.b), f"{x.games:,}", num(x.bouts_mean, ".2f"),
+                num(x.bouts_sd, ".2f"), num(x.bouts_min, "g"), num(x.bouts_p25, "g"),
+                num(x.bouts_median, "g"), num(x.bouts_p75, "g"), num(x.bouts_max, "g"),
+                num(x.cards_left_mean, ".2f")] for x in g.itertuples()])
     doc.img("game_length", "distribution of game length per pairing")
 
     doc.h(2, "Files")
@@ -450,7 +468,8 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
 def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP,
                  known: dict | None = None) -> Report:
     """Compute every table of the tournament stored in ``out_dir`` from its games alone and
-    write the CSVs, plots, ``report.md`` and ``report.html`` (atomically, each).
+    write the CSVs, plots, ``report.md`` and ``report.html`` (atomically, each; not synced
+    to disk: after a crash, ``durak-sim report DIR`` makes them again).
 
     Works on an unfinished tournament too (the report then says so). ``known``: counts of
     stored chunks by ``(file, sha256)``, see :func:`load_counts`."""
@@ -482,14 +501,13 @@ def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP,
                  games=int(counts.games.sum()), chunks_done=len(manifest.chunks),
                  chunks_total=total, notes=notes, seconds=seconds)
     for name, file in TABLE_FILES.items():
-        atomic_write_bytes(out / file, _csv(tables[name]))
+        atomic_write_bytes(out / file, _csv(tables[name]), sync=False)
     lap("tables")
-    order = _present(counts, config.strategies)
-    plots = render_all(tables, counts, order, out / PLOTS_DIR)
+    plots = render_all(tables, counts, table_order(tables), out / PLOTS_DIR)
     lap("plots")
     doc, title = _document(rep, plots)
-    atomic_write_text(out / "report.md", doc.markdown())
-    atomic_write_text(out / "report.html", doc.html(title, plots))
+    atomic_write_text(out / "report.md", doc.markdown(), sync=False)
+    atomic_write_text(out / "report.html", doc.html(title, plots), sync=False)
     lap("documents")
     return rep
 
@@ -519,23 +537,23 @@ def print_report(rep: Report, console=None) -> None:
 
     table("Bradley-Terry ratings (Elo scale, field mean 0)",
           ["strategy", "version", "rating", "95% CI", "games"],
-          [[x.strategy, x.version, _elo(x.rating),
-            "-" if np.isnan(x.lo) else f"[{x.lo:+.1f}, {x.hi:+.1f}]", f"{x.games:,}"]
+          [[x.strategy, x.version, num(x.rating, "+.1f"), ci(x.lo, x.hi), f"{x.games:,}"]
            for x in t["ratings"].itertuples()])
-    table("Pairings (A = first listed; paired Elo from deal pairs)",
+    table("Pairings (A = the higher rated; paired Elo from deal pairs)",
           ["A", "B", "deal pairs", "A score %", "Elo A-B [95% CI]", "LOS %", "var ratio"],
-          [[x.a, x.b, f"{x.pairs:,}", _pct(x.score), _elo_ci(x.elo, x.elo_lo, x.elo_hi),
-            _pct(x.los), "-" if np.isnan(x.var_ratio) else f"{x.var_ratio:.3f}"]
+          [[x.a, x.b, f"{x.pairs:,}", pct(x.score),
+            elo_ci(x.elo, x.elo_lo, x.elo_hi, is_sweep(x)), pct(x.los),
+            num(x.var_ratio, ".3f")]
            for x in t["pairings"].itertuples()], left=2)
     table("Strategies (Wilson 95% intervals)",
           ["strategy", "games", "win % [95% CI]", "Durak % [95% CI]", "draw % [95% CI]"],
-          [[x.strategy, f"{x.games:,}", _pct_ci(x.win_rate, x.win_lo, x.win_hi),
-            _pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
-            _pct_ci(x.draw_rate, x.draw_lo, x.draw_hi)] for x in t["strategies"].itertuples()])
+          [[x.strategy, f"{x.games:,}", pct_ci(x.win_rate, x.win_lo, x.win_hi),
+            pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
+            pct_ci(x.draw_rate, x.draw_lo, x.draw_hi)] for x in t["strategies"].itertuples()])
     f, s = t["first_attacker"].iloc[0], t["seat"].iloc[0]
-    console.print(f"first attacker wins {_pct_ci(f.rate, f.lo, f.hi)} % of {f.decisive:,} "
-                  f"decisive games (p = {_p(f.p_value)}); seat 0 wins "
-                  f"{_pct_ci(s.rate, s.lo, s.hi)} % (p = {_p(s.p_value)})")
+    console.print(f"first attacker wins {pct_ci(f.rate, f.lo, f.hi)} % of {f.decisive:,} "
+                  f"decisive games (p = {num(f.p_value, '.3g')}); seat 0 wins "
+                  f"{pct_ci(s.rate, s.lo, s.hi)} % (p = {num(s.p_value, '.3g')})")
     for note in rep.notes:
         console.print(f"note: {note}")
     console.print(f"report: {rep.out / 'report.md'}, {rep.out / 'report.html'}")

@@ -23,8 +23,13 @@ Conventions used by every function here:
   index ``i = 4 * pair score`` counts into ``p0 .. p4`` (fishtest / cutechess game pairs).
   Games without their twin are *unpaired*: they count in W/D/L tables, not in pair statistics.
 * Mirror games (a strategy against itself) say nothing about relative strength: they are left
-  out of :func:`pairing_table` and :func:`bradley_terry`, kept everywhere else.
+  out of :func:`pairing_table` and :func:`bradley_terry`, kept everywhere else (counted
+  once each, with seat 0's result, in :func:`strategy_table`).
 * Elo is logistic Elo, ``elo = 400 log10(s / (1 - s))`` for an expected score ``s``.
+* Extremes: a pairing that one side won outright has no finite Elo. The ratings always add
+  one virtual drawn game to every pairing (a weak prior); the paired Elo of a sweep adds
+  the same game and reads as a bound, ``± 400 log10(4 pairs + 1)`` (:func:`elo_limit`).
+  No table holds ``inf``; NaN means undefined (no games of the kind, no variance).
 * Every function returns a new frame with a fixed column order and sorted rows, so the same
   input always gives a byte-identical CSV. Intervals are two-sided at level ``conf``.
 
@@ -36,7 +41,6 @@ Conventions used by every function here:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -44,8 +48,9 @@ import pandas as pd
 import scipy.special
 import scipy.stats
 
-GAME_COLUMNS = ("seed", "deal", "swap", "seat0", "seat1", "outcome", "durak",
-                "first_attacker", "bouts", "cards_left")
+from .counts import (GAME_COLUMNS, PAIR_COLUMNS, RESULT_COLUMNS, GameCounts,  # noqa: F401
+                     _checked, _codes, _example_games, _seat_points2, as_counts, count_games,
+                     game_counts, merge_counts)
 
 ELO_PER_NAT = 400.0 / np.log(10.0)   # elo = ELO_PER_NAT * logit(score)
 NELO_PER_T = 800.0 / np.log(10.0)    # normalized Elo per unit of (score - 1/2) / sigma_game
@@ -128,368 +133,6 @@ def wilson_interval(k, n, conf: float = 0.95):
 
 
 # --------------------------------------------------------------------------------------
-# Input handling
-# --------------------------------------------------------------------------------------
-def _example_games() -> pd.DataFrame:
-    """Two deal pairs of "easy" against "random" (used by the examples).
-
-    Deal 0: easy wins both games (pair score 1). Deal 1: a draw, then easy is the Durak
-    (pair score 0.25)."""
-    return pd.DataFrame({
-        "seed": 7, "deal": [0, 0, 1, 1], "swap": [0, 1, 0, 1],
-        "seat0": ["easy", "random", "easy", "random"],
-        "seat1": ["random", "easy", "random", "easy"],
-        "outcome": ["durak", "durak", "draw", "durak"], "durak": [1, 0, -1, 1],
-        "first_attacker": [0, 0, 1, 1], "bouts": [9, 12, 20, 11], "cards_left": [4, 2, 0, 3],
-    })
-
-
-def _checked(games: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
-    missing = [c for c in columns if c not in games.columns]
-    if missing:
-        raise ValueError(f"games frame lacks column(s) {missing}")
-    if "outcome" in columns:
-        outcome = games["outcome"]
-        bad = ~outcome.isin(["durak", "draw"])
-        if bad.any():
-            raise ValueError(f"unknown outcome(s) {sorted(outcome[bad].unique())}")
-        if "durak" in columns:
-            decisive = outcome.eq("durak").to_numpy(dtype=bool)
-            if not np.isin(games["durak"].to_numpy()[decisive], [0, 1]).all():
-                raise ValueError("a decisive game has a durak seat other than 0 or 1")
-    return games
-
-
-def _codes(games: pd.DataFrame, order: Sequence[str] | None):
-    """``(names, r0, r1)``: the strategies (in ``order``, alphabetical by default) and per
-    game the index in ``names`` of the seat-0 and the seat-1 strategy."""
-    n = len(games)
-    seats = pd.concat([games["seat0"], games["seat1"]], ignore_index=True)
-    codes, uniques = pd.factorize(seats)       # hashing: much faster than sorting strings
-    present = list(uniques)
-    if order is None:
-        names = sorted(present)
-    else:
-        names = list(order)
-        unknown = sorted(set(present) - set(names))
-        if unknown:
-            raise ValueError(f"strategies {unknown} are not in order={names}")
-    rank = {name: i for i, name in enumerate(names)}
-    r = np.array([rank[u] for u in present], dtype=np.int64)[codes]
-    return names, r[:n], r[n:]
-
-
-def _seat_points2(games: pd.DataFrame) -> np.ndarray:
-    """Twice seat 0's score per game: 0 (Durak), 1 (draw), 2 (win)."""
-    draw = games["outcome"].eq("draw").to_numpy(dtype=bool)
-    return np.where(draw, 1, np.where(games["durak"].to_numpy() == 1, 2, 0)).astype(np.int64)
-
-
-# --------------------------------------------------------------------------------------
-# Counts: what every table and plot needs, per pairing
-# --------------------------------------------------------------------------------------
-@dataclass
-class GameCounts:
-    """A set of games reduced to counts per pairing: every table here (and every plot of
-    :mod:`durak_sim.plots`) is a function of these, so they are computed once, in one
-    vectorised pass (:func:`game_counts`, :func:`count_games`), and the tables cost nothing
-    that grows with the number of games (except the convergence curve, one byte per pair).
-
-    ``names``: the strategies in order (A of a pairing is the one listed first);
-    ``a, b`` (P,): the pairings present, as indices in ``names`` with ``a <= b`` (``a == b``:
-    mirror games), sorted by ``(a, b)``. Per pairing, ``None`` where the columns needed were
-    not given:
-
-    * ``tri`` (P, 3): A's losses, draws and wins over all games (a mirror: seat 0's);
-    * ``tri_paired`` (P, 3): the same over the games of complete deal pairs;
-    * ``pent`` (P, 5): complete deal pairs in which A scored 0, 1/4, 1/2, 3/4, 1;
-    * ``pair_points``: per pairing an int8 array, A's points (0..4, the pentanomial index)
-      of each complete deal pair in ``(seed, deal)`` order (empty for mirrors);
-    * ``seat0_wins``, ``first_wins`` (P,): decisive games won by seat 0, by the first
-      attacker;
-    * ``bouts`` (P, B): games per number of bouts ``0 .. B - 1``; ``cards_left`` (P, C):
-      decisive games per number of cards left in the Durak's hand.
-
-    A *complete deal pair* is a ``(seed, deal)`` of a non-mirror pairing with exactly two
-    games, ``swap`` 0 and 1.
-
-    >>> c = game_counts(_example_games())
-    >>> c.names, c.pent.tolist(), c.tri.tolist(), c.pair_points[0].tolist()
-    (['easy', 'random'], [[0, 1, 0, 0, 1]], [[1, 1, 2]], [4, 1])
-    """
-    names: list
-    a: np.ndarray
-    b: np.ndarray
-    tri: np.ndarray | None = None
-    tri_paired: np.ndarray | None = None
-    pent: np.ndarray | None = None
-    pair_points: list | None = None
-    seat0_wins: np.ndarray | None = None
-    first_wins: np.ndarray | None = None
-    bouts: np.ndarray | None = None
-    cards_left: np.ndarray | None = None
-
-    @property
-    def games(self) -> np.ndarray:
-        """Games per pairing."""
-        if self.tri is not None:
-            return self.tri.sum(axis=1)
-        if self.bouts is not None:
-            return self.bouts.sum(axis=1)
-        raise ValueError("these counts hold no per-game results")
-
-    @property
-    def decisive(self) -> np.ndarray:
-        """Decisive games (not a draw) per pairing."""
-        if self.tri is not None:
-            return self.tri[:, 0] + self.tri[:, 2]
-        if self.cards_left is not None:
-            return self.cards_left.sum(axis=1)
-        raise ValueError("these counts hold no outcomes")
-
-    @property
-    def present(self) -> list:
-        """The strategies that played at least one game, in ``names`` order."""
-        seen = set(self.a.tolist()) | set(self.b.tolist())
-        return [n for i, n in enumerate(self.names) if i in seen]
-
-    def labels(self) -> tuple[list, list]:
-        """Names of every pairing's A and B."""
-        return [self.names[i] for i in self.a], [self.names[i] for i in self.b]
-
-    def require(self, *fields: str) -> "GameCounts":
-        missing = [f for f in fields if getattr(self, f) is None]
-        if missing:
-            raise ValueError(f"these counts lack {missing} (a column was not counted)")
-        return self
-
-    def reordered(self, order: Sequence[str]) -> "GameCounts":
-        """The same counts with the strategies in ``order`` (which must hold every strategy
-        that played): pairings re-sorted, and turned round (A's counts mirrored) where the
-        new order puts B first."""
-        order = list(order)
-        if order == list(self.names):
-            return self
-        rank = {n: i for i, n in enumerate(order)}
-        unknown = sorted(set(self.present) - set(rank))
-        if unknown:
-            raise ValueError(f"strategies {unknown} are not in order={order}")
-        m = np.array([rank.get(n, -1) for n in self.names], dtype=np.int64)
-        na, nb = m[self.a], m[self.b]
-        flip = na > nb
-        lo, hi = np.minimum(na, nb), np.maximum(na, nb)
-        o = np.argsort(lo * max(len(order), 1) + hi, kind="stable")
-
-        def turned(x):
-            return None if x is None else np.where(flip[:, None], x[:, ::-1], x)[o]
-
-        def taken(x):
-            return None if x is None else x[o]
-
-        pp = None
-        if self.pair_points is not None:
-            pp = [(4 - self.pair_points[p]).astype(np.int8) if flip[p] else self.pair_points[p]
-                  for p in o]
-        return GameCounts(order, lo[o], hi[o], tri=turned(self.tri),
-                          tri_paired=turned(self.tri_paired), pent=turned(self.pent),
-                          pair_points=pp, seat0_wins=taken(self.seat0_wins),
-                          first_wins=taken(self.first_wins), bouts=taken(self.bouts),
-                          cards_left=taken(self.cards_left))
-
-
-def merge_counts(parts: Sequence[GameCounts]) -> GameCounts:
-    """The counts of several sets of games together (same ``names``), e.g. of a
-    tournament's chunks: counts add up, histograms are widened to the widest, pair points
-    are concatenated in the order of ``parts``. No deal pair may be split between two
-    parts (a tournament chunk holds both games of each of its deals).
-
-    >>> g = _example_games()
-    >>> c = merge_counts([game_counts(g.iloc[:2]), game_counts(g.iloc[2:])])
-    >>> c.pent.tolist(), c.pair_points[0].tolist(), c.bouts.shape
-    ([[0, 1, 0, 0, 1]], [4, 1], (1, 21))
-    """
-    if not parts:
-        raise ValueError("nothing to merge")
-    names = list(parts[0].names)
-    if any(list(p.names) != names for p in parts):
-        raise ValueError("counts over different strategy lists")
-    k = max(len(names), 1)
-    keys = np.unique(np.concatenate([p.a * k + p.b for p in parts]))
-    n_p = len(keys)
-    where = [np.searchsorted(keys, p.a * k + p.b) for p in parts]
-    out = GameCounts(names, keys // k, keys % k)
-    for f in ("tri", "tri_paired", "pent", "seat0_wins", "first_wins", "bouts", "cards_left"):
-        vals = [getattr(p, f) for p in parts]
-        if any(v is None for v in vals):
-            continue
-        width = max(v.shape[1] for v in vals) if vals[0].ndim == 2 else None
-        total = np.zeros((n_p, width) if width is not None else n_p, dtype=np.int64)
-        for w, v in zip(where, vals):
-            if width is not None:
-                total[w, :v.shape[1]] += v
-            else:
-                total[w] += v
-        setattr(out, f, total)
-    if all(p.pair_points is not None for p in parts):
-        lists = [[] for _ in range(n_p)]
-        for w, p in zip(where, parts):
-            for i, x in zip(w, p.pair_points):
-                lists[i].append(x)
-        out.pair_points = [np.concatenate(x) if x else np.zeros(0, np.int8) for x in lists]
-    return out
-
-
-def _sorted_by(*keys: np.ndarray) -> bool:
-    """Whether the rows are already in ``np.lexsort(keys[::-1])`` order (primary key first)
-    with ties kept: a stable sort would leave them as they are."""
-    if len(keys[0]) < 2:
-        return True
-    tie = None                                   # rows equal on every key so far
-    for k in keys:
-        if k[0] == k[-1] and (k == k[0]).all():  # constant: decides nothing
-            continue
-        d = np.diff(k.astype(np.int64, copy=False))
-        if tie is None:
-            if (d < 0).any():
-                return False
-            tie = d == 0
-        else:
-            if (tie & (d < 0)).any():
-                return False
-            tie &= d == 0
-    return True
-
-
-def count_games(names: Sequence[str], r0, r1, *, draw=None, durak=None, seed=None, deal=None,
-                swap=None, first_attacker=None, bouts=None, cards_left=None) -> GameCounts:
-    """:class:`GameCounts` from per-game numpy columns: ``r0, r1`` the index in ``names``
-    of the seat-0 and seat-1 strategy, ``draw`` (bool), the others as in the games frame.
-    Parts whose columns are not given stay ``None`` (the pair counts need ``draw, durak,
-    seed, deal, swap``). Inputs are trusted: :func:`game_counts` validates a frame.
-
-    Games already in ``(pairing, seed, deal, swap)`` order (as a tournament stores them)
-    are not sorted again."""
-    names = list(names)
-    k = max(len(names), 1)
-    r0, r1 = np.asarray(r0), np.asarray(r1)
-    lo = np.minimum(r0, r1).astype(np.int64)
-    key = lo * k + np.maximum(r0, r1)
-    used = np.flatnonzero(np.bincount(key, minlength=k * k))
-    n_p = len(used)
-    single = n_p == 1                # a tournament chunk: no per-game pairing codes needed
-    pid = None
-    if not single:
-        lookup = np.zeros(k * k, dtype=np.int64)
-        lookup[used] = np.arange(n_p)
-        pid = lookup[key]
-    out = GameCounts(names, used // k, used % k)
-
-    def per(v, width, mask=None):
-        """(P, width) counts of the values ``v`` (of the games in ``mask``) per pairing."""
-        if single:
-            return np.bincount(v, minlength=width).reshape(1, width).astype(np.int64)
-        p = pid if mask is None else pid[mask]
-        return (np.bincount(p * width + v, minlength=width * n_p).reshape(n_p, width)
-                .astype(np.int64))
-
-    def total(mask):
-        return (np.array([np.count_nonzero(mask)], np.int64) if single
-                else np.bincount(pid[mask], minlength=n_p).astype(np.int64))
-
-    if bouts is not None:
-        b = np.asarray(bouts)
-        out.bouts = per(b, int(b.max(initial=0)) + 1)
-    if draw is not None:
-        draw = np.asarray(draw, dtype=bool)
-        decisive = ~draw
-        if cards_left is not None:
-            c = np.asarray(cards_left)[decisive]
-            out.cards_left = per(c, int(c.max(initial=0)) + 1, decisive)
-        if durak is not None:
-            durak = np.asarray(durak)
-            seat0_won = decisive & (durak == 1)
-            x0 = np.where(draw, np.int8(1), np.where(seat0_won, np.int8(2), np.int8(0)))
-            x = np.where(r0 <= r1, x0, 2 - x0).astype(np.int8)      # A's points x 2
-            out.tri = per(x, 3)
-            out.seat0_wins = total(seat0_won)
-            if first_attacker is not None:
-                out.first_wins = total(decisive & (durak != np.asarray(first_attacker)))
-            if seed is not None and deal is not None and swap is not None:
-                _count_pairs(out, pid, r0 != r1, x, np.asarray(seed), np.asarray(deal),
-                             np.asarray(swap))
-    return out
-
-
-def _count_pairs(out: GameCounts, pid, keep, x, seed, deal, swap) -> None:
-    """The deal-pair counts of :class:`GameCounts` (non-mirror games only); ``pid``:
-    every game's pairing, ``None`` when there is one."""
-    n_p = len(out.a)
-    if not keep.all():
-        x, seed, deal, swap = x[keep], seed[keep], deal[keep], swap[keep]
-        pid = pid[keep] if pid is not None else None
-    keys = (seed, deal, swap) if pid is None else (pid, seed, deal, swap)
-    if not _sorted_by(*keys):
-        # the games of one (pairing, seed, deal) adjacent, swap 0 first
-        o = np.lexsort(keys[::-1])
-        x, seed, deal, swap = x[o], seed[o], deal[o], swap[o]
-        pid = pid[o] if pid is not None else None
-    n = len(x)
-    start = np.ones(n + 1, dtype=bool)             # a new (pairing, seed, deal) starts here
-    start[1:n] = (seed[1:] != seed[:-1]) | (deal[1:] != deal[:-1])
-    if pid is not None:
-        start[1:n] |= pid[1:] != pid[:-1]
-    # groups of exactly two games, swap 0 then 1: complete deal pairs
-    twin = np.flatnonzero(start[:n - 1] & ~start[1:n] & start[2:n + 1]) if n > 1 \
-        else np.zeros(0, np.int64)
-    twin = twin[(swap[twin] == 0) & (swap[twin + 1] == 1)]
-    x1, x2 = x[twin], x[twin + 1]
-    points = (x1 + x2).astype(np.int8)
-    if pid is None:
-        out.pent = np.bincount(points, minlength=5).reshape(1, 5).astype(np.int64)
-        out.tri_paired = (np.bincount(x1, minlength=3)
-                          + np.bincount(x2, minlength=3)).reshape(1, 3).astype(np.int64)
-        out.pair_points = [points]
-        return
-    p = pid[twin]
-    out.pent = np.bincount(p * 5 + points, minlength=5 * n_p).reshape(n_p, 5).astype(np.int64)
-    out.tri_paired = (np.bincount(p * 3 + x1, minlength=3 * n_p)
-                      + np.bincount(p * 3 + x2, minlength=3 * n_p)).reshape(n_p, 3)
-    out.tri_paired = out.tri_paired.astype(np.int64)
-    bounds = np.searchsorted(p, np.arange(n_p + 1))
-    out.pair_points = [points[bounds[i]:bounds[i + 1]] for i in range(n_p)]
-
-
-def game_counts(games: pd.DataFrame, order: Sequence[str] | None = None,
-                columns: Sequence[str] | None = None) -> GameCounts:
-    """:class:`GameCounts` of a games frame, strategies in ``order`` (alphabetical by
-    default), from ``columns`` (default: every column of :data:`GAME_COLUMNS` the frame
-    has; the given ones must exist and are validated)."""
-    if columns is None:
-        columns = [c for c in GAME_COLUMNS if c in games.columns]
-    columns = list(columns)
-    games = _checked(games, ["seat0", "seat1", *columns])
-    names, r0, r1 = _codes(games, order)
-
-    def col(c):
-        return games[c].to_numpy() if c in columns else None
-
-    draw = games["outcome"].eq("draw").to_numpy(dtype=bool) if "outcome" in columns else None
-    return count_games(names, r0, r1, draw=draw, durak=col("durak"), seed=col("seed"),
-                       deal=col("deal"), swap=col("swap"),
-                       first_attacker=col("first_attacker"), bouts=col("bouts"),
-                       cards_left=col("cards_left"))
-
-
-def as_counts(games, order: Sequence[str] | None = None,
-              columns: Sequence[str] | None = None) -> GameCounts:
-    """``games`` as :class:`GameCounts` in ``order``: a games frame is counted (needing
-    ``columns``), counts are reordered (``order=None``: alphabetical)."""
-    if isinstance(games, GameCounts):
-        return games.reordered(sorted(games.present) if order is None else order)
-    return game_counts(games, order, columns)
-
-
-# --------------------------------------------------------------------------------------
 # Per game and per strategy
 # --------------------------------------------------------------------------------------
 def score_frame(games: pd.DataFrame) -> pd.DataFrame:
@@ -527,10 +170,6 @@ def score_frame(games: pd.DataFrame) -> pd.DataFrame:
     })
 
 
-RESULT_COLUMNS = ("outcome", "durak")                 # what W/D/L counts need
-PAIR_COLUMNS = ("seed", "deal", "swap", "outcome", "durak")   # ... and deal pairs
-
-
 def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
     """Per strategy: games, wins, durak (losses), draws, their rates with Wilson intervals,
     and the mean score.
@@ -538,7 +177,9 @@ def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
     ``games``: a games frame or its :class:`GameCounts`. Columns: ``strategy, games, wins,
     durak, draws, win_rate, win_lo, win_hi, durak_rate, durak_lo, durak_hi, draw_rate,
     draw_lo, draw_hi, score``; rows by strategy name. Each rate treats the strategy's games
-    as independent trials (Wilson 1927); a mirror game counts once from each seat.
+    as independent trials (Wilson 1927). A mirror game (a strategy against itself) counts
+    once, with seat 0's result: the strategy both won and lost it, and counting both
+    would count the game twice.
 
     >>> strategy_table(_example_games())[["strategy", "games", "wins", "durak", "draws", "score"]]
       strategy  games  wins  durak  draws  score
@@ -548,8 +189,9 @@ def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
     c = as_counts(games, None, RESULT_COLUMNS).require("tri")
     k = len(c.names)
     counts = np.zeros((k, 3), dtype=np.int64)
-    np.add.at(counts, c.a, c.tri)                      # A's L/D/W
-    np.add.at(counts, c.b, c.tri[:, ::-1])             # B's: A's turned round
+    real = c.a != c.b
+    np.add.at(counts, c.a, c.tri)                      # A's L/D/W (a mirror's: seat 0's)
+    np.add.at(counts, c.b[real], c.tri[real, ::-1])    # B's: A's turned round
     n = counts.sum(axis=1)
     out = {"strategy": pd.Series(c.names, dtype=object), "games": n, "wins": counts[:, 2],
            "durak": counts[:, 0], "draws": counts[:, 1]}
@@ -565,6 +207,18 @@ def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------
 # Pairings and deal pairs
 # --------------------------------------------------------------------------------------
+def elo_limit(pairs):
+    """The largest Elo difference ``pairs`` deal pairs report: ``400 log10(4 pairs + 1)``,
+    the Elo of a sweep (every game won) once one virtual drawn game is added (the prior of
+    :func:`pair_score_stats` and :func:`bradley_terry`). One game short of a sweep reads
+    ``400 log10(4 pairs - 1)``, just below it.
+
+    >>> round(elo_limit(100_000), 1), round(elo_from_score(1 - 1 / 400_000), 1)
+    (2240.8, 2240.8)
+    """
+    return _scalar_or_array(ELO_PER_NAT * np.log(4.0 * np.asarray(pairs, dtype=float) + 1.0))
+
+
 def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
     """Elo, its interval, normalized Elo and LOS from pentanomial counts (rows of p0..p4).
 
@@ -574,33 +228,53 @@ def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
     interval ``s ± z se`` (clipped to [0, 1]) through the same function, so it is asymmetric
     in Elo; ``los = Phi((s - 1/2) / se)``. Normalized Elo (Van den Bergh, "Normalized Elo",
     cantate.be/Fishtest; fishtest ``LLRcalc``) is ``(s - 1/2) / sigma * 800 / ln 10`` with
-    the per-game sigma ``sqrt(2 v)``, its interval from the same ``s ± z se``. No
-    regularization of empty cells (fishtest adds 1e-3): all-win data give ``elo = inf``.
+    the per-game sigma ``sqrt(2 v)``, its interval from the same ``s ± z se``.
+
+    Extremes, so that every Elo figure is finite: a *sweep* (every pair in p4, or every
+    pair in p0) has no finite estimate, so its figures are computed with one virtual drawn
+    game added (half a pair in p2; fishtest instead adds 1e-3 to every cell): ``elo`` is
+    then ``±`` :func:`elo_limit` ``(pairs)``, a stated bound ("at least this"), not a
+    measurement. Every Elo value is clipped to ``± elo_limit(pairs)`` (an interval end
+    that the normal interval puts at a score of 0 or 1 is shown there). Other data are
+    left as they are. ``nelo`` is NaN where the pair scores do not vary (``sigma = 0``:
+    no scale); every figure is NaN without pairs.
 
     >>> st = pair_score_stats(np.array([[10, 20, 40, 20, 10]]))
     >>> float(st["elo"][0]), float(st["los"][0])
     (0.0, 0.5)
+    >>> st = pair_score_stats(np.array([[0, 0, 0, 0, 1000]]))       # a sweep
+    >>> [round(float(st[k][0]), 1) for k in ("elo", "elo_lo", "elo_hi", "los")]
+    [1440.9, 1210.2, 1440.9, 1.0]
     """
     pent = np.atleast_2d(np.asarray(pent, dtype=float))
     pairs = pent.sum(axis=1)
+    swept = (pairs > 0) & ((pent[:, 0] == pairs) | (pent[:, 4] == pairs))
+    if swept.any():
+        pent = pent.copy()
+        pent[swept, 2] += 0.5                  # one virtual drawn game
+    n = pent.sum(axis=1)                       # = pairs where nothing was added
     z = scipy.special.ndtri(0.5 + 0.5 * conf)
+    limit = np.where(pairs > 0, elo_limit(pairs), np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
-        s = pent @ PAIR_SCORES / pairs
-        var = (pent * (PAIR_SCORES[None, :] - s[:, None]) ** 2).sum(axis=1) / pairs
-        se = np.sqrt(var / pairs)
+        s = pent @ PAIR_SCORES / n
+        var = (pent * (PAIR_SCORES[None, :] - s[:, None]) ** 2).sum(axis=1) / n
+        se = np.sqrt(var / n)
         s_lo = np.clip(s - z * se, 0.0, 1.0)
         s_hi = np.clip(s + z * se, 0.0, 1.0)
         sigma = np.sqrt(2.0 * var)
         los = np.where(se > 0, scipy.special.ndtr((s - 0.5) / se),
                        np.where(s > 0.5, 1.0, np.where(s < 0.5, 0.0, 0.5)))
+
+        def elo(x):
+            return np.clip(np.atleast_1d(elo_from_score(x)), -limit, limit)
+
+        def nelo(x):
+            return np.where(sigma > 0, (x - 0.5) / sigma * NELO_PER_T, np.nan)
+
         return {
             "pairs": pairs.astype(np.int64), "pair_score": s, "pair_var": var, "se": se,
-            "elo": np.atleast_1d(elo_from_score(s)),
-            "elo_lo": np.atleast_1d(elo_from_score(s_lo)),
-            "elo_hi": np.atleast_1d(elo_from_score(s_hi)),
-            "nelo": (s - 0.5) / sigma * NELO_PER_T,
-            "nelo_lo": (s_lo - 0.5) / sigma * NELO_PER_T,
-            "nelo_hi": (s_hi - 0.5) / sigma * NELO_PER_T,
+            "swept": swept, "elo": elo(s), "elo_lo": elo(s_lo), "elo_hi": elo(s_hi),
+            "nelo": nelo(s), "nelo_lo": nelo(s_lo), "nelo_hi": nelo(s_hi),
             "los": np.where(pairs > 0, los, np.nan),
         }
 
@@ -620,7 +294,8 @@ def pairing_table(games, order: Sequence[str] | None = None,
                   conf: float = 0.95) -> pd.DataFrame:
     """Head-to-head results per pairing, with paired (pentanomial) Elo statistics.
 
-    ``games``: a games frame or its :class:`GameCounts`. Columns, A being the first of the two in ``order`` (alphabetical by default):
+    ``games``: a games frame or its :class:`GameCounts`. Columns, A being the first of the
+    two in ``order`` (alphabetical by default):
 
     * ``a, b``; ``games`` (all non-mirror games), ``pairs`` (complete deal pairs),
       ``unpaired`` (games without their twin: left out of every pair statistic);
@@ -631,9 +306,11 @@ def pairing_table(games, order: Sequence[str] | None = None,
     * ``var_ratio``: variance of the mean score estimated from pairs, ``v_pair / pairs``,
       over the variance the same games would give as independent trinomial games,
       ``v_game / (2 pairs)``, i.e. ``2 v_pair / v_game``. Below 1: the duplicate deals
-      cancelled some of the luck of the deal.
+      cancelled some of the luck of the deal. NaN (undefined) where the games' scores do
+      not vary, and for a sweep (one side won every pair).
 
-    Rows by (A, B) in ``order``.
+    Rows by (A, B) in ``order``. Every value is finite except those said to be NaN
+    (undefined): no pairs, or no variance (see :func:`pair_score_stats` for sweeps).
 
     >>> t = pairing_table(_example_games())
     >>> t[["a_wins", "a_draws", "a_losses", "unpaired"]].iloc[0].tolist()
@@ -649,7 +326,8 @@ def pairing_table(games, order: Sequence[str] | None = None,
         s = st["pair_score"]
         var_game = (tri_paired * (GAME_SCORES[None, :] - s[:, None]) ** 2).sum(axis=1)
         var_game = var_game / tri_paired.sum(axis=1)
-        var_ratio = 2.0 * st["pair_var"] / var_game
+        var_ratio = np.where(st["swept"] | ~(var_game > 0), np.nan,
+                             2.0 * st["pair_var"] / var_game)
         score = tri_all @ GAME_SCORES / n_games
     frame = pd.DataFrame({
         "a": pd.Series(pa, dtype=object), "b": pd.Series(pb, dtype=object),
@@ -681,14 +359,18 @@ def _strongly_connected(i: np.ndarray, j: np.ndarray, n: np.ndarray, w: np.ndarr
 
 
 def _bt_fit(i: np.ndarray, j: np.ndarray, n: np.ndarray, w: np.ndarray, k: int,
-            tol: float = 1e-10, max_iter: int = 100_000) -> np.ndarray:
+            tol: float = 1e-10, max_iter: int = 200) -> np.ndarray:
     """Bradley-Terry ratings (Elo scale, mean 0) from aggregated results, one fit per row.
 
     ``i, j`` (P,): the two players of each pairing; ``n`` (P,): games; ``w`` (R, P): points
-    of ``i`` (draws count one half). Hunter's (2004) MM iteration
-    ``pi_x <- W_x / sum_y n_xy / (pi_x + pi_y)``, renormalised to a geometric mean of 1,
-    until no log-strength moves by more than ``tol``. Rows that fail Ford's condition give
-    NaN."""
+    of ``i`` (draws count one half). Maximises the log-likelihood
+    ``sum w log L(d) + (n - w) log L(-d)``, ``L`` the logistic function and
+    ``d = theta_i - theta_j``, by Newton's method with step halving (where the likelihood
+    would fall), vectorised over the rows, until the Newton step moves no log-strength by
+    more than ``tol``: a few dozen steps even for ratings thousands of Elo apart, where
+    Hunter's (2004) MM iteration needs hundreds of thousands. Rows that fail Ford's
+    condition give NaN (:func:`bradley_terry`'s prior leaves only a field split into
+    groups that never met)."""
     w = np.atleast_2d(np.asarray(w, dtype=float))
     n = np.asarray(n, dtype=float)
     r = w.shape[0]
@@ -697,25 +379,44 @@ def _bt_fit(i: np.ndarray, j: np.ndarray, n: np.ndarray, w: np.ndarray, k: int,
     if not ok.any():
         return out
     w = w[ok]
-    inc_i = np.zeros((len(i), k))
-    inc_i[np.arange(len(i)), i] = 1.0
-    inc_j = np.zeros((len(j), k))
-    inc_j[np.arange(len(j)), j] = 1.0
-    inc = inc_i + inc_j
-    log_wins = np.log(w @ inc_i + (n[None, :] - w) @ inc_j)
-    log_pi = np.zeros((w.shape[0], k))
+    inc = np.zeros((len(i), k))                  # d = theta @ inc.T
+    inc[np.arange(len(i)), i] = 1.0
+    inc[np.arange(len(j)), j] -= 1.0
+    outer = inc[:, :, None] * inc[:, None, :]    # (P, k, k)
+
+    def loglik(theta, rows=slice(None)):
+        # w log sigma(d) + (n - w) log sigma(-d): terms of one sign, no cancellation
+        d = theta @ inc.T
+        return -(w[rows] * np.logaddexp(0.0, -d) + (n - w[rows]) * np.logaddexp(0.0, d)).sum(axis=1)
+
+    theta = np.zeros((w.shape[0], k))
+    ll = loglik(theta)
     for _ in range(max_iter):
-        pi = np.exp(log_pi)
-        denom = (n[None, :] / (pi[:, i] + pi[:, j])) @ inc
-        new = log_wins - np.log(denom)
-        new -= new.mean(axis=1, keepdims=True)
-        step = np.abs(new - log_pi).max()
-        log_pi = new
-        if step < tol:
+        d = theta @ inc.T
+        p = scipy.special.expit(d)
+        # w - n p, written so that no two large numbers cancel when p is near 0 or 1
+        grad = np.where(d > 0, n * scipy.special.expit(-d) - (n - w), w - n * p) @ inc
+        # minus the Hessian: a weighted graph Laplacian (null space: the constant vector,
+        # removed by adding 1 1^T, which keeps every step at mean 0)
+        hess = np.einsum("rp,pkl->rkl", n * p * (1.0 - p), outer) + 1.0
+        step = np.linalg.solve(hess, grad[:, :, None])[:, :, 0]
+        if np.abs(step).max() < tol:           # the likelihood no longer resolves a step
+            theta = theta + step
             break
-    else:  # pragma: no cover - needs a pathological, nearly disconnected field
-        raise RuntimeError("Bradley-Terry MM did not converge")
-    out[ok] = ELO_PER_NAT * log_pi
+        t = np.ones(len(theta))
+        new = theta + step
+        new_ll = loglik(new)
+        for _ in range(60):
+            worse = new_ll < ll - 1e-10 * np.abs(ll)     # clearly worse, not rounding
+            if not worse.any():
+                break
+            t[worse] *= 0.5
+            new[worse] = theta[worse] + t[worse, None] * step[worse]
+            new_ll[worse] = loglik(new[worse], worse)
+        theta, ll = new, new_ll
+    else:  # pragma: no cover - Newton converges quadratically once near the maximum
+        raise RuntimeError("Bradley-Terry fit did not converge")
+    out[ok] = ELO_PER_NAT * (theta - theta.mean(axis=1, keepdims=True))
     return out
 
 
@@ -729,23 +430,36 @@ def bradley_terry(games, n_boot: int = 1000, seed: int = 0,
     the rating gap equals :func:`elo_from_score` of the score. Maximum likelihood by
     Hunter's MM algorithm (Hunter 2004, Ann. Stat. 32:384, eq. 3). ``rating = 400 log10 pi``
     anchored so that the ratings average 0: only differences mean anything, and an interval
-    is the uncertainty relative to the field average. A finite maximum needs every split of
-    the field to have points flowing both ways (Ford 1957); else ``ValueError``.
+    is the uncertainty relative to the field average.
+
+    Prior: every pairing that played gets one virtual drawn game (half a point each side)
+    on top of its games, in the fit and in every resample. A pairing that one side won
+    outright (no finite maximum, Ford 1957) then still gets finite ratings: for two
+    strategies and ``n`` games the gap is ``400 log10(2n + 1)``
+    (:func:`elo_limit` of ``n / 2`` pairs), the Elo of the score ``(n + 1/2) / (n + 1)``.
+    Otherwise it moves a pairing's score by ``(1/2 - s) / (n + 1)``: hundredths of an Elo
+    in the reference ladder (200,000 games a pairing; most where a pairing is nearly swept).
+    A field that splits into groups that never played each other has no relative ratings:
+    ``ValueError``.
 
     Interval: percentile bootstrap (Efron) with ``n_boot`` resamples, seeded
     ``numpy.random.default_rng(seed)``. The resampled unit is the complete deal pair,
     independently within each pairing; a game without its twin is resampled on its own.
+    Resamples are drawn from the observed counts with the virtual drawn game among them
+    (half a pair in p2; a smoothed bootstrap), so that a sweep's interval has a width: its
+    upper end is the sweep's rating, its lower end reflects how few drawn pairs the data
+    rule out.
     Resampling pairs changes a pairing's result only through its points total, so each
     resample draws multinomial counts over the pentanomial (and L/D/W for unpaired games)
     categories and refits BT on the aggregated totals: the cost does not grow with the
-    number of games. A resample that breaks Ford's condition is dropped (NaN). Mirror games
-    are ignored. Columns ``strategy, rating, lo, hi, games`` (games used); rows by rating,
-    highest first, ties by name.
+    number of games. Mirror games are ignored. Columns ``strategy, rating, lo, hi, games``
+    (games played, without the virtual ones); rows by rating, highest first, ties by name.
 
     >>> bt = bradley_terry(_example_games(), n_boot=200, seed=1)
     >>> bt[["strategy", "games"]].values.tolist()
     [['easy', 4], ['random', 4]]
-    >>> round(float(bt["rating"][0] - bt["rating"][1]), 2) == round(elo_from_score(0.625), 2)
+    >>> gap = float(bt["rating"][0] - bt["rating"][1])     # easy scored 2.5 of 4 points
+    >>> round(gap, 2) == round(elo_from_score((2.5 + 0.5) / (4 + 1)), 2)
     True
     """
     c = as_counts(games, None, PAIR_COLUMNS)
@@ -761,24 +475,32 @@ def bradley_terry(games, n_boot: int = 1000, seed: int = 0,
     n = 2 * pent.sum(axis=1) + single.sum(axis=1)
     pair_points = 2.0 * PAIR_SCORES                    # A's points in a pair of category i
     w = pent @ pair_points + single @ GAME_SCORES
-    rating = _bt_fit(i, j, n, w[None, :], k)[0]
+    prior_n, prior_w = n + 1.0, 0.5                    # one virtual drawn game per pairing
+    rating = _bt_fit(i, j, prior_n, w[None, :] + prior_w, k)[0]
     if np.isnan(rating).any():
-        raise ValueError("no finite Bradley-Terry ratings: some group of strategies scored "
-                         "every point (or none) against the rest (Ford 1957)")
+        raise ValueError("no Bradley-Terry ratings: the strategies fall into groups that "
+                         "never played each other")
     lo = np.full(k, np.nan)
     hi = np.full(k, np.nan)
     if n_boot > 0:
         rng = np.random.default_rng(seed)
         w_boot = np.zeros((n_boot, len(pa)))
         for p in range(len(pa)):
-            for counts, points in ((pent[p], pair_points), (single[p], GAME_SCORES)):
+            # resampled from the counts with the virtual drawn game in them: a sweep's
+            # resamples then vary too (else every one would be the same sweep)
+            smooth = [pent[p].astype(float), single[p].astype(float)]
+            if pent[p].any():
+                smooth[0][2] += 0.5
+            else:
+                smooth[1][1] += 1.0
+            for counts, prob, points in ((pent[p], smooth[0], pair_points),
+                                         (single[p], smooth[1], GAME_SCORES)):
                 total = int(counts.sum())
                 if total:
-                    draws = rng.multinomial(total, counts / total, size=n_boot)
+                    draws = rng.multinomial(total, prob / prob.sum(), size=n_boot)
                     w_boot[:, p] += draws @ points
-        boot = _bt_fit(i, j, n, w_boot, k)
-        if not np.isnan(boot).all():
-            lo, hi = np.nanquantile(boot, [0.5 - 0.5 * conf, 0.5 + 0.5 * conf], axis=0)
+        boot = _bt_fit(i, j, prior_n, w_boot + prior_w, k)
+        lo, hi = np.quantile(boot, [0.5 - 0.5 * conf, 0.5 + 0.5 * conf], axis=0)
     games_per = np.zeros(k, dtype=np.int64)
     np.add.at(games_per, i, n)
     np.add.at(games_per, j, n)

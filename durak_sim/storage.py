@@ -72,8 +72,10 @@ class StorageError(UserError):
 # --------------------------------------------------------------------------------------
 # Atomic files
 # --------------------------------------------------------------------------------------
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, sync: bool = True) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, whole.
+    ``sync=False``: not forced to disk first (a few ms a file), for files that can be
+    made again (the report's, from the stored games).
 
     >>> import tempfile
     >>> p = Path(tempfile.mkdtemp()) / "x.txt"
@@ -84,8 +86,9 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + TMP_SUFFIX)
     with open(tmp, "wb") as f:
         f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
+        if sync:
+            f.flush()
+            os.fsync(f.fileno())
     os.replace(tmp, path)
 
 
@@ -114,9 +117,9 @@ def atomic_text_file(path: Path, encoding: str = "utf-8"):
         tmp.unlink(missing_ok=True)
 
 
-def atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: Path, text: str, sync: bool = True) -> None:
     """:func:`atomic_write_bytes` of UTF-8 text with ``\\n`` line ends."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+    atomic_write_bytes(path, text.encode("utf-8"), sync)
 
 
 def sha256_file(path: Path) -> str:

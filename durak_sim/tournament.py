@@ -758,6 +758,8 @@ class SPRTResult:
         verdict = {"H1": f"H1 accepted: {self.a} is {self.elo1:+g} Elo (or more) stronger",
                    "H0": f"H0 accepted: {self.a} is {self.elo0:+g} Elo (or less) stronger",
                    "continue": f"no decision within {self.max_deals:,} deals"}[self.decision]
+        from .formatting import num
+
         e = self.estimate
         t = Table(title=f"SPRT {self.a} vs {self.b}: elo0 {self.elo0:+g}, elo1 {self.elo1:+g}, "
                         f"alpha {self.alpha:g}, beta {self.beta:g} ({self.model}), seed "
@@ -770,9 +772,9 @@ class SPRTResult:
                 ("pentanomial p0..p4", " ".join(f"{c:,}" for c in self.pentanomial)),
                 ("LLR  [bounds]", f"{self.llr:+.3f}  [{self.bounds[0]:+.3f}, "
                                   f"{self.bounds[1]:+.3f}]"),
-                (f"Elo (median-unbiased) [{100 * e.conf:g}% CI]",
-                 f"{e.elo:+.1f}  [{e.lo:+.1f}, {e.hi:+.1f}]"),
-                ("Elo (naive, biased by stopping)", f"{e.naive_elo:+.1f}"),
+                (f"Elo (median-unbiased) [{100 * e.conf:g}% CI]",   # a sweep: no bound, "-"
+                 f"{num(e.elo, '+.1f')}  [{num(e.lo, '+.1f')}, {num(e.hi, '+.1f')}]"),
+                ("Elo (naive, biased by stopping)", num(e.naive_elo, "+.1f")),
                 ("LOS", f"{100 * e.los:.2f}%"),
                 ("time", f"{self.seconds:.2f} s (compile/load {self.compile_seconds:.2f} s "
                          f"apart)")]

@@ -62,7 +62,10 @@ def seat_score(row, seat):
 # Elo, Wilson
 # --------------------------------------------------------------------------------------
 def test_doctests():
+    from durak_sim import counts
+
     assert doctest.testmod(stats).failed == 0
+    assert doctest.testmod(counts).failed == 0
 
 
 def test_elo_score_known_values_and_round_trip():
@@ -376,9 +379,11 @@ def test_game_length_brute_force(games):
 # Bradley-Terry
 # --------------------------------------------------------------------------------------
 def test_bradley_terry_two_players_is_elo_of_the_score():
+    """... with the prior: one virtual drawn game, half a point each side."""
     g = simulate_games({"a": 0.0, "b": 80.0}, 600, seed=2)
     bt = bradley_terry(g, n_boot=0)
-    score_a = pairing_table(g).score[0]
+    row = pairing_table(g).iloc[0]
+    score_a = (row.a_wins + row.a_draws / 2 + 0.5) / (row.games + 1)
     ratings = dict(zip(bt.strategy, bt.rating))
     assert ratings["a"] - ratings["b"] == pytest.approx(elo_from_score(score_a), abs=1e-7)
     assert ratings["a"] + ratings["b"] == pytest.approx(0.0, abs=1e-9)
@@ -390,7 +395,8 @@ def test_bradley_terry_three_players_matches_direct_maximum_likelihood(games):
     bt = bradley_terry(games, n_boot=0)
     names = ["easy", "greedy", "random"]
     t = pairing_table(games)
-    results = [(names.index(r.a), names.index(r.b), r.games, r.a_wins + r.a_draws / 2)
+    # the prior: one virtual drawn game per pairing
+    results = [(names.index(r.a), names.index(r.b), r.games + 1, r.a_wins + r.a_draws / 2 + 0.5)
                for r in t.itertuples()]
 
     def neg_log_lik(theta):                  # theta: natural-log strengths of greedy, random
@@ -435,11 +441,85 @@ def test_bradley_terry_bootstrap_spread_matches_the_pair_standard_error():
     assert half_width == pytest.approx((row.elo_hi - row.elo_lo) / 4, rel=0.1)
 
 
-def test_bradley_terry_refuses_a_field_without_finite_ratings():
+def test_bradley_terry_of_a_sweep_is_the_prior_bound_with_an_interval():
+    """One side wins every game: no finite maximum (Ford 1957); the prior (one virtual
+    drawn game) gives the gap 400 log10(2 games + 1), and the smoothed bootstrap an
+    interval below it."""
     g = simulate_games({"a": 0.0, "b": 30.0}, 50, seed=1)
     a_always_wins = g.assign(outcome="durak", durak=np.where(g.seat0 == "a", 1, 0))
-    with pytest.raises(ValueError, match="Ford"):
-        bradley_terry(a_always_wins)
+    bt = bradley_terry(a_always_wins, n_boot=300, seed=2).set_index("strategy")
+    gap = bt.rating["a"] - bt.rating["b"]
+    assert gap == pytest.approx(400 * math.log10(2 * 100 + 1), abs=1e-7)
+    assert gap == pytest.approx(stats.elo_limit(50), abs=1e-7)   # 50 pairs
+    assert bt.hi["a"] == pytest.approx(bt.rating["a"]) and bt.lo["a"] < bt.rating["a"] - 50
+    assert np.isfinite(bt[["rating", "lo", "hi"]].to_numpy()).all()
+
+
+@pytest.mark.parametrize("pairs", [1, 10, 100_000, 4_000_000, 10**9])
+def test_bradley_terry_converges_on_lopsided_fields(pairs):
+    """Sweeps and near sweeps of any size, three strategies far apart: finite ratings in
+    the order of the results (Hunter's MM iteration needed 100,000+ steps here)."""
+    from durak_sim.counts import GameCounts
+
+    pent = np.array([[0, 0, 0, 0, pairs], [0, 1, 0, 1, max(pairs - 2, 0)],
+                     [pairs // 5, pairs // 20, 3 * pairs // 10, pairs // 20, 0]])
+    pent[2, 4] = pairs - pent[2].sum()
+    tri = np.stack([pent @ [2, 1, 1, 0, 0], pent @ [0, 0, 2, 0, 0] + pent @ [0, 1, 0, 1, 0],
+                    pent @ [0, 0, 0, 1, 2]], axis=1)
+    c = GameCounts(["a", "b", "c"], np.array([0, 0, 1]), np.array([1, 2, 2]), tri=tri,
+                   tri_paired=tri, pent=pent)
+    bt = bradley_terry(c, n_boot=200, seed=1)
+    assert np.isfinite(bt[["rating", "lo", "hi"]].to_numpy()).all()
+    assert list(bt.strategy) == ["a", "b", "c"] or pairs < 5
+    assert ((bt.lo <= bt.rating + 1e-9) & (bt.rating <= bt.hi + 1e-9)).all()
+
+
+def test_bradley_terry_refuses_a_field_split_into_groups_that_never_met():
+    g = simulate_games({"a": 0.0, "b": 30.0}, 50, seed=1)
+    h = simulate_games({"c": 0.0, "d": 30.0}, 50, seed=2)
+    with pytest.raises(ValueError, match="never played each other"):
+        bradley_terry(pd.concat([g, h], ignore_index=True))
+
+
+def test_pairing_table_of_a_sweep_is_finite_and_bounded():
+    """A sweep: Elo at the stated limit 400 log10(4 pairs + 1), a finite lower bound below
+    it, LOS 100%, var ratio undefined (NaN), never inf."""
+    g = simulate_games({"a": 0.0, "b": 30.0}, 200, seed=4)
+    sweep = g.assign(outcome="durak", durak=np.where(g.seat0 == "a", 1, 0))
+    for order, sign in ((["a", "b"], 1), (["b", "a"], -1)):
+        row = pairing_table(sweep, order=order).iloc[0]
+        limit = 400 * math.log10(4 * 200 + 1)
+        assert row.elo == pytest.approx(sign * limit)
+        lo, hi = sorted([row.elo_lo, row.elo_hi], key=lambda x: sign * x)
+        assert hi == pytest.approx(sign * limit) and 0 < sign * lo < limit - 100
+        assert row.los == (1.0 if sign > 0 else 0.0) and math.isnan(row.var_ratio)
+        values = row.drop(["a", "b", "var_ratio"]).to_numpy(dtype=float)
+        assert np.isfinite(values).all()
+
+
+def test_pairing_table_interval_ends_past_a_score_of_one_are_at_the_limit():
+    """Few pairs, nearly all won: the normal interval runs past a score of 1; its end is
+    shown at the limit instead of inf. Ordinary data are untouched."""
+    pent = np.array([[0, 0, 1, 0, 3], [10, 20, 40, 20, 10]])
+    st = stats.pair_score_stats(pent)
+    assert st["elo_hi"][0] == pytest.approx(stats.elo_limit(4))
+    assert st["elo"][0] == pytest.approx(elo_from_score(0.875))
+    assert np.isfinite(st["elo_lo"]).all() and st["elo"][1] == 0.0
+    dead = stats.pair_score_stats(np.array([[0, 0, 5, 0, 0], [0, 0, 0, 0, 0]]))
+    assert dead["elo"][0] == 0.0 and math.isnan(dead["nelo"][0])    # no variance, no scale
+    assert all(math.isnan(dead[k][1]) for k in ("elo", "elo_lo", "los"))
+
+
+def test_a_mirror_game_counts_once_in_the_strategy_table(games):
+    """A strategy against itself: each game once, with seat 0's result (not twice)."""
+    mirror = games.iloc[:40].assign(seat1=games.iloc[:40].seat0)
+    t = strategy_table(pd.concat([games, mirror], ignore_index=True)).set_index("strategy")
+    base = strategy_table(games).set_index("strategy")
+    for name in base.index:
+        m = mirror[mirror.seat0 == name]
+        assert t.games[name] == base.games[name] + len(m)
+        assert t.wins[name] == base.wins[name] + ((m.outcome == "durak") & (m.durak == 1)).sum()
+        assert t.wins[name] + t.durak[name] + t.draws[name] == t.games[name]
 
 
 def test_bradley_terry_is_fast_on_a_large_tournament():

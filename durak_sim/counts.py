@@ -1,0 +1,392 @@
+"""Counting games: a games frame (or per-game numpy columns) reduced, in one vectorised
+pass, to :class:`GameCounts`, what every table of :mod:`durak_sim.stats` and every plot of
+:mod:`durak_sim.plots` needs per pairing. The games frame's columns are described in
+:mod:`durak_sim.stats`.
+
+>>> c = game_counts(_example_games())
+>>> c.names, c.tri.tolist()
+(['easy', 'random'], [[1, 1, 2]])
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+GAME_COLUMNS = ("seed", "deal", "swap", "seat0", "seat1", "outcome", "durak",
+                "first_attacker", "bouts", "cards_left")
+RESULT_COLUMNS = ("outcome", "durak")                 # what W/D/L counts need
+PAIR_COLUMNS = ("seed", "deal", "swap", "outcome", "durak")   # ... and deal pairs
+
+
+# --------------------------------------------------------------------------------------
+# Input handling
+# --------------------------------------------------------------------------------------
+def _example_games() -> pd.DataFrame:
+    """Two deal pairs of "easy" against "random" (used by the examples).
+
+    Deal 0: easy wins both games (pair score 1). Deal 1: a draw, then easy is the Durak
+    (pair score 0.25)."""
+    return pd.DataFrame({
+        "seed": 7, "deal": [0, 0, 1, 1], "swap": [0, 1, 0, 1],
+        "seat0": ["easy", "random", "easy", "random"],
+        "seat1": ["random", "easy", "random", "easy"],
+        "outcome": ["durak", "durak", "draw", "durak"], "durak": [1, 0, -1, 1],
+        "first_attacker": [0, 0, 1, 1], "bouts": [9, 12, 20, 11], "cards_left": [4, 2, 0, 3],
+    })
+
+
+def _checked(games: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    missing = [c for c in columns if c not in games.columns]
+    if missing:
+        raise ValueError(f"games frame lacks column(s) {missing}")
+    if "outcome" in columns:
+        outcome = games["outcome"]
+        bad = ~outcome.isin(["durak", "draw"])
+        if bad.any():
+            raise ValueError(f"unknown outcome(s) {sorted(outcome[bad].unique())}")
+        if "durak" in columns:
+            decisive = outcome.eq("durak").to_numpy(dtype=bool)
+            if not np.isin(games["durak"].to_numpy()[decisive], [0, 1]).all():
+                raise ValueError("a decisive game has a durak seat other than 0 or 1")
+    return games
+
+
+def _codes(games: pd.DataFrame, order: Sequence[str] | None):
+    """``(names, r0, r1)``: the strategies (in ``order``, alphabetical by default) and per
+    game the index in ``names`` of the seat-0 and the seat-1 strategy."""
+    n = len(games)
+    seats = pd.concat([games["seat0"], games["seat1"]], ignore_index=True)
+    codes, uniques = pd.factorize(seats)       # hashing: much faster than sorting strings
+    present = list(uniques)
+    if order is None:
+        names = sorted(present)
+    else:
+        names = list(order)
+        unknown = sorted(set(present) - set(names))
+        if unknown:
+            raise ValueError(f"strategies {unknown} are not in order={names}")
+    rank = {name: i for i, name in enumerate(names)}
+    r = np.array([rank[u] for u in present], dtype=np.int64)[codes]
+    return names, r[:n], r[n:]
+
+
+def _seat_points2(games: pd.DataFrame) -> np.ndarray:
+    """Twice seat 0's score per game: 0 (Durak), 1 (draw), 2 (win)."""
+    draw = games["outcome"].eq("draw").to_numpy(dtype=bool)
+    return np.where(draw, 1, np.where(games["durak"].to_numpy() == 1, 2, 0)).astype(np.int64)
+
+
+# --------------------------------------------------------------------------------------
+# Counts: what every table and plot needs, per pairing
+# --------------------------------------------------------------------------------------
+@dataclass
+class GameCounts:
+    """A set of games reduced to counts per pairing: every table of :mod:`durak_sim.stats`
+    (and every plot of :mod:`durak_sim.plots`) is a function of these, so they are computed
+    once, in one vectorised pass (:func:`game_counts`, :func:`count_games`), and the tables
+    cost nothing that grows with the number of games (except the convergence curve, one
+    byte per pair).
+
+    ``names``: the strategies in order (A of a pairing is the one listed first);
+    ``a, b`` (P,): the pairings present, as indices in ``names`` with ``a <= b`` (``a == b``:
+    mirror games), sorted by ``(a, b)``. Per pairing, ``None`` where the columns needed were
+    not given:
+
+    * ``tri`` (P, 3): A's losses, draws and wins over all games (a mirror: seat 0's);
+    * ``tri_paired`` (P, 3): the same over the games of complete deal pairs;
+    * ``pent`` (P, 5): complete deal pairs in which A scored 0, 1/4, 1/2, 3/4, 1;
+    * ``pair_points``: per pairing an int8 array, A's points (0..4, the pentanomial index)
+      of each complete deal pair in ``(seed, deal)`` order (empty for mirrors);
+    * ``seat0_wins``, ``first_wins`` (P,): decisive games won by seat 0, by the first
+      attacker;
+    * ``bouts`` (P, B): games per number of bouts ``0 .. B - 1``; ``cards_left`` (P, C):
+      decisive games per number of cards left in the Durak's hand.
+
+    A *complete deal pair* is a ``(seed, deal)`` of a non-mirror pairing with exactly two
+    games, ``swap`` 0 and 1.
+
+    >>> c = game_counts(_example_games())
+    >>> c.names, c.pent.tolist(), c.tri.tolist(), c.pair_points[0].tolist()
+    (['easy', 'random'], [[0, 1, 0, 0, 1]], [[1, 1, 2]], [4, 1])
+    """
+    names: list
+    a: np.ndarray
+    b: np.ndarray
+    tri: np.ndarray | None = None
+    tri_paired: np.ndarray | None = None
+    pent: np.ndarray | None = None
+    pair_points: list | None = None
+    seat0_wins: np.ndarray | None = None
+    first_wins: np.ndarray | None = None
+    bouts: np.ndarray | None = None
+    cards_left: np.ndarray | None = None
+
+    @property
+    def games(self) -> np.ndarray:
+        """Games per pairing."""
+        if self.tri is not None:
+            return self.tri.sum(axis=1)
+        if self.bouts is not None:
+            return self.bouts.sum(axis=1)
+        raise ValueError("these counts hold no per-game results")
+
+    @property
+    def decisive(self) -> np.ndarray:
+        """Decisive games (not a draw) per pairing."""
+        if self.tri is not None:
+            return self.tri[:, 0] + self.tri[:, 2]
+        if self.cards_left is not None:
+            return self.cards_left.sum(axis=1)
+        raise ValueError("these counts hold no outcomes")
+
+    @property
+    def present(self) -> list:
+        """The strategies that played at least one game, in ``names`` order."""
+        seen = set(self.a.tolist()) | set(self.b.tolist())
+        return [n for i, n in enumerate(self.names) if i in seen]
+
+    def labels(self) -> tuple[list, list]:
+        """Names of every pairing's A and B."""
+        return [self.names[i] for i in self.a], [self.names[i] for i in self.b]
+
+    def require(self, *fields: str) -> "GameCounts":
+        missing = [f for f in fields if getattr(self, f) is None]
+        if missing:
+            raise ValueError(f"these counts lack {missing} (a column was not counted)")
+        return self
+
+    def reordered(self, order: Sequence[str]) -> "GameCounts":
+        """The same counts with the strategies in ``order`` (which must hold every strategy
+        that played): pairings re-sorted, and turned round (A's counts mirrored) where the
+        new order puts B first."""
+        order = list(order)
+        if order == list(self.names):
+            return self
+        rank = {n: i for i, n in enumerate(order)}
+        unknown = sorted(set(self.present) - set(rank))
+        if unknown:
+            raise ValueError(f"strategies {unknown} are not in order={order}")
+        m = np.array([rank.get(n, -1) for n in self.names], dtype=np.int64)
+        na, nb = m[self.a], m[self.b]
+        flip = na > nb
+        lo, hi = np.minimum(na, nb), np.maximum(na, nb)
+        o = np.argsort(lo * max(len(order), 1) + hi, kind="stable")
+
+        def turned(x):
+            return None if x is None else np.where(flip[:, None], x[:, ::-1], x)[o]
+
+        def taken(x):
+            return None if x is None else x[o]
+
+        pp = None
+        if self.pair_points is not None:
+            pp = [(4 - self.pair_points[p]).astype(np.int8) if flip[p] else self.pair_points[p]
+                  for p in o]
+        return GameCounts(order, lo[o], hi[o], tri=turned(self.tri),
+                          tri_paired=turned(self.tri_paired), pent=turned(self.pent),
+                          pair_points=pp, seat0_wins=taken(self.seat0_wins),
+                          first_wins=taken(self.first_wins), bouts=taken(self.bouts),
+                          cards_left=taken(self.cards_left))
+
+
+def merge_counts(parts: Sequence[GameCounts]) -> GameCounts:
+    """The counts of several sets of games together (same ``names``), e.g. of a
+    tournament's chunks: counts add up, histograms are widened to the widest, pair points
+    are concatenated in the order of ``parts``. No deal pair may be split between two
+    parts (a tournament chunk holds both games of each of its deals).
+
+    >>> g = _example_games()
+    >>> c = merge_counts([game_counts(g.iloc[:2]), game_counts(g.iloc[2:])])
+    >>> c.pent.tolist(), c.pair_points[0].tolist(), c.bouts.shape
+    ([[0, 1, 0, 0, 1]], [4, 1], (1, 21))
+    """
+    if not parts:
+        raise ValueError("nothing to merge")
+    names = list(parts[0].names)
+    if any(list(p.names) != names for p in parts):
+        raise ValueError("counts over different strategy lists")
+    k = max(len(names), 1)
+    keys = np.unique(np.concatenate([p.a * k + p.b for p in parts]))
+    n_p = len(keys)
+    where = [np.searchsorted(keys, p.a * k + p.b) for p in parts]
+    out = GameCounts(names, keys // k, keys % k)
+    for f in ("tri", "tri_paired", "pent", "seat0_wins", "first_wins", "bouts", "cards_left"):
+        vals = [getattr(p, f) for p in parts]
+        if any(v is None for v in vals):
+            continue
+        width = max(v.shape[1] for v in vals) if vals[0].ndim == 2 else None
+        total = np.zeros((n_p, width) if width is not None else n_p, dtype=np.int64)
+        for w, v in zip(where, vals):
+            if width is not None:
+                total[w, :v.shape[1]] += v
+            else:
+                total[w] += v
+        setattr(out, f, total)
+    if all(p.pair_points is not None for p in parts):
+        lists = [[] for _ in range(n_p)]
+        for w, p in zip(where, parts):
+            for i, x in zip(w, p.pair_points):
+                lists[i].append(x)
+        out.pair_points = [np.concatenate(x) if x else np.zeros(0, np.int8) for x in lists]
+    return out
+
+
+def _sorted_by(*keys: np.ndarray) -> bool:
+    """Whether the rows are already in ``np.lexsort(keys[::-1])`` order (primary key first)
+    with ties kept: a stable sort would leave them as they are."""
+    if len(keys[0]) < 2:
+        return True
+    tie = None                                   # rows equal on every key so far
+    for k in keys:
+        if k[0] == k[-1] and (k == k[0]).all():  # constant: decides nothing
+            continue
+        d = np.diff(k.astype(np.int64, copy=False))
+        if tie is None:
+            if (d < 0).any():
+                return False
+            tie = d == 0
+        else:
+            if (tie & (d < 0)).any():
+                return False
+            tie &= d == 0
+    return True
+
+
+def count_games(names: Sequence[str], r0, r1, *, draw=None, durak=None, seed=None, deal=None,
+                swap=None, first_attacker=None, bouts=None, cards_left=None,
+                pair_points: bool = True) -> GameCounts:
+    """:class:`GameCounts` from per-game numpy columns: ``r0, r1`` the index in ``names``
+    of the seat-0 and seat-1 strategy, ``draw`` (bool), the others as in the games frame.
+    Parts whose columns are not given stay ``None`` (the pair counts need ``draw, durak,
+    seed, deal, swap``), and so do the pair points without ``pair_points`` (the one part
+    that grows with the games: counts without it stay the same size however many games
+    are merged into them). Inputs are trusted: :func:`game_counts` validates a frame.
+
+    Games already in ``(pairing, seed, deal, swap)`` order (as a tournament stores them)
+    are not sorted again."""
+    names = list(names)
+    k = max(len(names), 1)
+    r0, r1 = np.asarray(r0), np.asarray(r1)
+    lo = np.minimum(r0, r1).astype(np.int64)
+    key = lo * k + np.maximum(r0, r1)
+    used = np.flatnonzero(np.bincount(key, minlength=k * k))
+    n_p = len(used)
+    single = n_p == 1                # a tournament chunk: no per-game pairing codes needed
+    pid = None
+    if not single:
+        lookup = np.zeros(k * k, dtype=np.int64)
+        lookup[used] = np.arange(n_p)
+        pid = lookup[key]
+    out = GameCounts(names, used // k, used % k)
+
+    def per(v, width, mask=None):
+        """(P, width) counts of the values ``v`` (of the games in ``mask``) per pairing."""
+        if single:
+            return np.bincount(v, minlength=width).reshape(1, width).astype(np.int64)
+        p = pid if mask is None else pid[mask]
+        return (np.bincount(p * width + v, minlength=width * n_p).reshape(n_p, width)
+                .astype(np.int64))
+
+    def total(mask):
+        return (np.array([np.count_nonzero(mask)], np.int64) if single
+                else np.bincount(pid[mask], minlength=n_p).astype(np.int64))
+
+    if bouts is not None:
+        b = np.asarray(bouts)
+        out.bouts = per(b, int(b.max(initial=0)) + 1)
+    if draw is not None:
+        draw = np.asarray(draw, dtype=bool)
+        decisive = ~draw
+        if cards_left is not None:
+            c = np.asarray(cards_left)[decisive]
+            out.cards_left = per(c, int(c.max(initial=0)) + 1, decisive)
+        if durak is not None:
+            durak = np.asarray(durak)
+            seat0_won = decisive & (durak == 1)
+            # seat 0's points x 2 (draw 1, win 2), then A's; int8 all through: this runs
+            # once per game of every chunk and match block
+            x0 = draw.view(np.int8) + np.int8(2) * seat0_won.view(np.int8)
+            flip = r0 > r1                                            # A sits in seat 1
+            x = np.where(flip, np.int8(2) - x0, x0) if flip.any() else x0
+            out.tri = per(x, 3)
+            out.seat0_wins = total(seat0_won)
+            if first_attacker is not None:
+                out.first_wins = total(decisive & (durak != np.asarray(first_attacker)))
+            if seed is not None and deal is not None and swap is not None:
+                _count_pairs(out, pid, r0 != r1, x, np.asarray(seed), np.asarray(deal),
+                             np.asarray(swap))
+                if not pair_points:
+                    out.pair_points = None
+    return out
+
+
+def _count_pairs(out: GameCounts, pid, keep, x, seed, deal, swap) -> None:
+    """The deal-pair counts of :class:`GameCounts` (non-mirror games only); ``pid``:
+    every game's pairing, ``None`` when there is one."""
+    n_p = len(out.a)
+    if not keep.all():
+        x, seed, deal, swap = x[keep], seed[keep], deal[keep], swap[keep]
+        pid = pid[keep] if pid is not None else None
+    keys = (seed, deal, swap) if pid is None else (pid, seed, deal, swap)
+    if not _sorted_by(*keys):
+        # the games of one (pairing, seed, deal) adjacent, swap 0 first
+        o = np.lexsort(keys[::-1])
+        x, seed, deal, swap = x[o], seed[o], deal[o], swap[o]
+        pid = pid[o] if pid is not None else None
+    n = len(x)
+    start = np.ones(n + 1, dtype=bool)             # a new (pairing, seed, deal) starts here
+    start[1:n] = (seed[1:] != seed[:-1]) | (deal[1:] != deal[:-1])
+    if pid is not None:
+        start[1:n] |= pid[1:] != pid[:-1]
+    # groups of exactly two games, swap 0 then 1: complete deal pairs
+    twin = np.flatnonzero(start[:n - 1] & ~start[1:n] & start[2:n + 1]) if n > 1 \
+        else np.zeros(0, np.int64)
+    twin = twin[(swap[twin] == 0) & (swap[twin + 1] == 1)]
+    x1, x2 = x[twin], x[twin + 1]
+    points = (x1 + x2).astype(np.int8)
+    if pid is None:
+        out.pent = np.bincount(points, minlength=5).reshape(1, 5).astype(np.int64)
+        out.tri_paired = (np.bincount(x1, minlength=3)
+                          + np.bincount(x2, minlength=3)).reshape(1, 3).astype(np.int64)
+        out.pair_points = [points]
+        return
+    p = pid[twin]
+    out.pent = np.bincount(p * 5 + points, minlength=5 * n_p).reshape(n_p, 5).astype(np.int64)
+    out.tri_paired = (np.bincount(p * 3 + x1, minlength=3 * n_p)
+                      + np.bincount(p * 3 + x2, minlength=3 * n_p)).reshape(n_p, 3)
+    out.tri_paired = out.tri_paired.astype(np.int64)
+    bounds = np.searchsorted(p, np.arange(n_p + 1))
+    out.pair_points = [points[bounds[i]:bounds[i + 1]] for i in range(n_p)]
+
+
+def game_counts(games: pd.DataFrame, order: Sequence[str] | None = None,
+                columns: Sequence[str] | None = None) -> GameCounts:
+    """:class:`GameCounts` of a games frame, strategies in ``order`` (alphabetical by
+    default), from ``columns`` (default: every column of :data:`GAME_COLUMNS` the frame
+    has; the given ones must exist and are validated)."""
+    if columns is None:
+        columns = [c for c in GAME_COLUMNS if c in games.columns]
+    columns = list(columns)
+    games = _checked(games, ["seat0", "seat1", *columns])
+    names, r0, r1 = _codes(games, order)
+
+    def col(c):
+        return games[c].to_numpy() if c in columns else None
+
+    draw = games["outcome"].eq("draw").to_numpy(dtype=bool) if "outcome" in columns else None
+    return count_games(names, r0, r1, draw=draw, durak=col("durak"), seed=col("seed"),
+                       deal=col("deal"), swap=col("swap"),
+                       first_attacker=col("first_attacker"), bouts=col("bouts"),
+                       cards_left=col("cards_left"))
+
+
+def as_counts(games, order: Sequence[str] | None = None,
+              columns: Sequence[str] | None = None) -> GameCounts:
+    """``games`` as :class:`GameCounts` in ``order``: a games frame is counted (needing
+    ``columns``), counts are reordered (``order=None``: alphabetical)."""
+    if isinstance(games, GameCounts):
+        return games.reordered(sorted(games.present) if order is None else order)
+    return game_counts(games, order, columns)

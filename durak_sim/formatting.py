@@ -1,0 +1,52 @@
+"""Numbers as text for the report and the match summary: a value that is undefined (NaN,
+or not finite) is written as a dash, never as ``nan`` or ``inf``.
+
+>>> pct_ci(0.5, 0.45, 0.55), pct_ci(float("nan"), 0.0, 1.0), num(float("inf"), ".3f")
+('50.00 [45.00, 55.00]', '-', '-')
+>>> elo_ci(1231.8, 1000.9, 1231.8, bound=True)
+'≥ +1231.8 [+1000.9, +1231.8]'
+"""
+from __future__ import annotations
+
+import math
+
+DASH = "-"
+
+
+def finite(*xs) -> bool:
+    return all(math.isfinite(x) for x in xs)
+
+
+def num(x, spec: str) -> str:
+    return format(x, spec) if finite(x) else DASH
+
+
+def pct(x, spec: str = ".2f") -> str:
+    return format(100 * x, spec) if finite(x) else DASH
+
+
+def pct_ci(rate, lo, hi, spec: str = ".2f", gap: str = " ") -> str:
+    """A rate and its interval in percent: ``50.00 [45.00, 55.00]``."""
+    if not finite(rate, lo, hi):
+        return DASH
+    return f"{format(100 * rate, spec)}{gap}[{100 * lo:.2f}, {100 * hi:.2f}]"
+
+
+def ci(lo, hi) -> str:
+    """An Elo interval: ``[+1.5, +9.0]``."""
+    return f"[{lo:+.1f}, {hi:+.1f}]" if finite(lo, hi) else DASH
+
+
+def elo_ci(e, lo, hi, bound: bool = False) -> str:
+    """An Elo difference and its interval; ``bound``: the Elo is a bound (a sweep, see
+    :func:`durak_sim.stats.elo_limit`), marked with ≥ or ≤."""
+    if not finite(e):
+        return DASH
+    mark = ("≥ " if e > 0 else "≤ ") if bound else ""
+    return f"{mark}{e:+.1f} {ci(lo, hi)}"
+
+
+def is_sweep(row) -> bool:
+    """Whether a row of :func:`durak_sim.stats.pairing_table` is a sweep: one side won
+    every deal pair."""
+    return row.pairs > 0 and row.pairs in (row.p0, row.p4)
