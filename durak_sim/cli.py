@@ -111,12 +111,18 @@ def check_output_file(path: Path, force: bool, option: str) -> None:
               help="Write every game record (JSON Lines, durak-sim/record/1), in deal order.")
 @click.option("--force", is_flag=True, help="Replace an existing --records file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Live progress and the running score on stderr (only when it is a "
+                   "terminal).")
 @click.option("--sprt", nargs=2, type=float, default=None, metavar="ELO0 ELO1",
               help="Stop early by a pentanomial SPRT of H0 elo=ELO0 against H1 elo=ELO1 on "
                    "deal pairs (checked every 1,000 pairs; --deals is then the maximum).")
 @plugin_option
-def match(a, b, deals, seed, threads, swap, records, force, as_json, sprt, plugins):
-    """Play strategy A against strategy B over seeded deals."""
+def match(a, b, deals, seed, threads, swap, records, force, as_json, progress, sprt, plugins):
+    """Play strategy A against strategy B over seeded deals.
+
+    Ctrl-C ends the match within about a second: the summary (and --records) then hold
+    every deal finished, and the exit code is 130."""
     from .match import run_match
     from .play import resolve_strategies
 
@@ -128,22 +134,32 @@ def match(a, b, deals, seed, threads, swap, records, force, as_json, sprt, plugi
                             f"--deals {deals:,}")
         check_output_file(records, force, "--records")
     if sprt is not None:
-        from .tournament import run_sprt
+        from .sprt_match import run_sprt
 
         if records is not None or not swap:
             raise UserError("--sprt plays seat-swapped deal pairs and keeps no records")
-        result = run_sprt(a, b, sprt[0], sprt[1], seed=seed, threads=threads, max_deals=deals)
+        result = run_sprt(a, b, sprt[0], sprt[1], seed=seed, threads=threads, max_deals=deals,
+                          progress=progress, interruptible=True)
         if as_json:
             click.echo(json.dumps(result.to_dict()))
         else:
             result.print()
+        if result.interrupted:
+            click.echo(f"durak-sim: interrupted after {result.deals:,} deal pairs", err=True)
+            raise ExitNow(130)
         return
     summary = run_match(a, b, deals=deals, seed=seed, threads=threads, swap=swap,
-                        records=records)
+                        records=records, progress=progress, interruptible=True)
     if as_json:
         click.echo(json.dumps(summary.to_dict()))
     else:
         summary.print()
+    if summary.interrupted_of is not None:
+        click.echo(f"durak-sim: interrupted after {summary.deals:,} of "
+                   f"{summary.interrupted_of:,} deals"
+                   + (f"; {records} holds their records" if records is not None else ""),
+                   err=True)
+        raise ExitNow(130)
 
 
 @main.command()

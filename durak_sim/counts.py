@@ -390,3 +390,19 @@ def as_counts(games, order: Sequence[str] | None = None,
     if isinstance(games, GameCounts):
         return games.reordered(sorted(games.present) if order is None else order)
     return game_counts(games, order, columns)
+
+
+def pentanomial_counts(cols: dict, rots: np.ndarray) -> np.ndarray:
+    """A's pentanomial counts ``p0 .. p4`` from the result columns of duplicate deal pairs
+    (games ``2k`` and ``2k + 1`` are one deal, A in seat 0 when ``rots`` is 0).
+
+    >>> cols = {"outcome": np.array([0, 0, 1, 0]), "durak": np.array([1, 0, -1, 1])}
+    >>> pentanomial_counts(cols, np.array([0, 1, 0, 1])).tolist()
+    [0, 1, 0, 0, 1]
+    """
+    draw = np.asarray(cols["outcome"]) == 1
+    x0 = np.where(draw, 1, np.where(np.asarray(cols["durak"]) == 1, 2, 0))
+    x = np.where(np.asarray(rots) % 2 == 0, x0, 2 - x0)
+    if len(x) % 2:
+        raise ValueError("games must come in deal pairs")
+    return np.bincount(x[0::2] + x[1::2], minlength=5).astype(np.int64)

@@ -1,9 +1,12 @@
 """A match: strategy A against strategy B over seeded deals, with honest statistics.
 
-The games are played in blocks of deals and each block is reduced to counts
+The games are played in blocks of deals, each about half a second of play
+(:class:`durak_sim.runner.BlockSizer`), and each block is reduced to counts
 (:func:`durak_sim.counts.count_games`, the counting the tournament's report uses) before
 the next is played: memory does not grow with the number of deals, and the summary comes
-from the merged counts.
+from the merged counts. On a terminal the progress and the running score show on stderr;
+with ``interruptible``, Ctrl-C ends the match after the block in play and the summary (and
+the records) hold every deal finished.
 
 >>> s = run_match("easy", "random", deals=200, seed=3)
 >>> s.table.loc[0, "strategy"], s.games
@@ -21,8 +24,6 @@ from .formatting import elo_ci, is_sweep, num, pct_ci
 from .play import RECORD_BLOCK, play_games, resolve_strategies
 from .rules import Rules
 
-#: deal indices per kernel call when no records are kept (bounded memory, steady progress)
-BLOCK_DEALS = 100_000
 
 
 @dataclass
@@ -43,6 +44,8 @@ class MatchSummary:
     compile_seconds: float
     decisions: int
     versions: dict = field(default_factory=dict)
+    #: deal indices asked for, when Ctrl-C stopped the match after ``deals`` of them
+    interrupted_of: int | None = None
 
     @property
     def deals_per_second(self) -> float:
@@ -62,6 +65,8 @@ class MatchSummary:
         }
         if self.pairing is not None:
             out["pairing"] = self.pairing.iloc[0].to_dict()
+        if self.interrupted_of is not None:
+            out["interrupted_of"] = self.interrupted_of
         return _plain(out)
 
     def print(self, console=None) -> None:
@@ -71,9 +76,11 @@ class MatchSummary:
         if console is None:
             console = Console()
             console = Console(width=max(console.width, 150))
+        stopped = "" if self.interrupted_of is None else \
+            f" (interrupted: {self.deals:,} of {self.interrupted_of:,} deals)"
         t = Table(title=f"{self.a} vs {self.b}: {self.deals:,} deals"
                         f"{' x 2 seats' if self.swap else ''}, seed {self.seed}, "
-                        f"{self.rules.tag}", title_justify="left")
+                        f"{self.rules.tag}{stopped}", title_justify="left")
         for col in ("strategy", "games", "wins", "durak", "draws", "win %  [95% CI]",
                     "durak %  [95% CI]", "draw %  [95% CI]"):
             t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
@@ -138,43 +145,76 @@ def _block_counts(batch, names: list) -> "object":
 
 
 def run_match(a: str, b: str, *, deals: int, seed: int = 1, threads: int | None = None,
-              swap: bool = True, records: Path | None = None,
-              rules: Rules = Rules()) -> MatchSummary:
-    """Play deals ``0..deals-1`` between ``a`` and ``b``; write records if asked.
+              swap: bool = True, records: Path | None = None, rules: Rules = Rules(),
+              progress: bool = False, interruptible: bool = False) -> MatchSummary:
+    """Play deals ``0..deals-1`` between ``a`` and ``b``; write records if asked (all or
+    nothing: ``storage.atomic_text_file``). ``progress``: live progress on stderr when it
+    is a terminal; ``interruptible``: Ctrl-C (in the main thread) ends the match after the
+    block in play, with a summary of the deals finished (``interrupted_of`` set).
 
     Memory stays bounded: each block of deals is counted and dropped before the next."""
+    import contextlib
+
     from . import stats
     from .counts import merge_counts
+    from .limits import MAX_DEALS
+    from .progress import Board, live
     from .records import dumps
+    from .runner import BlockSizer, StopFlag
+    from .storage import atomic_text_file
 
-    if deals < 1:
-        raise UserError(f"deals must be >= 1, got {deals}")
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) \
+            or not 1 <= deals <= MAX_DEALS:
+        raise UserError(f"deals must be an integer in 1..{MAX_DEALS:,}, got {deals!r}")
     strats = resolve_strategies([a, b])
     order = [s.name for s in strats]
     names = list(dict.fromkeys(order))
-    block = RECORD_BLOCK // 2 if records is not None else BLOCK_DEALS
-    counts, seconds, compile_s, decisions = None, 0.0, 0.0, 0
-    out = open(records, "w", encoding="utf-8") if records is not None else None
-    try:
-        for lo in range(0, deals, block):
-            batch = play_games(strats, seed=seed, deals=range(lo, min(deals, lo + block)),
+    sizer = BlockSizer(most=RECORD_BLOCK // 2 if records is not None else None)
+    counts, seconds, compile_s, decisions, played = None, 0.0, 0.0, 0, 0
+    board = Board(f"match {a} vs {b}: {deals:,} deals{' x 2 seats' if swap else ''}, "
+                  f"seed {seed}", unit="deals", games_per_unit=2 if swap else 1)
+    board.add("m", f"{a} vs {b}", deals, a=a, b=b)
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(atomic_text_file(records)) if records is not None else None
+        stop = stack.enter_context(StopFlag()) if interruptible else None
+        stack.enter_context(live(board, progress))
+        while played < deals and not stop:
+            n = min(sizer.size, deals - played)
+            batch = play_games(strats, seed=seed, deals=range(played, played + n),
                                swap=swap, threads=threads, rules=rules, record=out is not None)
+            played += n
             seconds += batch.seconds
             compile_s += batch.compile_seconds
             decisions += batch.decisions
+            sizer.played(n, batch.seconds)
             part = _block_counts(batch, names)
             counts = part if counts is None else merge_counts([counts, part])
+            _advance(board, part, n, batch.seconds, a, b)
             if out is not None:  # writing records is not counted as engine time
                 out.writelines(dumps(r) + "\n" for r in batch.records())
-    finally:
-        if out is not None:
-            out.close()
     table = stats.strategy_table(counts)
     table = table.set_index("strategy").loc[names].reset_index()
     pairing = stats.pairing_table(counts, order=order) if swap and a != b else None
-    return MatchSummary(a=strats[0].name, b=strats[1].name, seed=seed, deals=deals, swap=swap,
+    return MatchSummary(a=strats[0].name, b=strats[1].name, seed=seed, deals=played, swap=swap,
                         rules=rules, games=int(counts.games.sum()), table=table,
                         seat=stats.seat_advantage(counts),
                         first=stats.first_attacker_advantage(counts), pairing=pairing,
                         seconds=seconds, compile_seconds=compile_s, decisions=decisions,
-                        versions={s.name: s.version for s in strats})
+                        versions={s.name: s.version for s in strats},
+                        interrupted_of=deals if played < deals else None)
+
+
+def _advance(board, part, n: int, seconds: float, a: str, b: str) -> None:
+    """The board's row after a block: deals, and ``a``'s W-D-L and pentanomial counts."""
+    wdl = pent = None
+    if a != b:
+        i = [k for k in range(len(part.a))
+             if {part.names[part.a[k]], part.names[part.b[k]]} == {a, b}]
+        if i:
+            k = i[0]
+            tri = part.tri[k]            # L, D, W of the pairing's first-named side
+            pent = part.pent[k] if part.pent is not None else None
+            if part.names[part.a[k]] != a:
+                tri, pent = tri[::-1], None if pent is None else pent[::-1]
+            wdl = (int(tri[2]), int(tri[1]), int(tri[0]))
+    board.advance("m", n, seconds, wdl=wdl, pent=pent)

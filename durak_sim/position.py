@@ -284,7 +284,6 @@ def _validate(p: Position) -> None:
 
 def _validate_table(p: Position) -> None:
     t = p.trump_suit
-    n_att = len(p.table)
     if type(p.bout_limit) is not int or not 1 <= p.bout_limit <= MAX_BOUT:
         raise UserError(f"position: bout_limit must be 1..{MAX_BOUT}, not {p.bout_limit!r}")
     _check_bout_limit(p)

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import signal
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from .counts import pentanomial_counts
 from .play import game_schedule, play_schedule, prepare
 from .progress import Board, live
 from .storage import (INT_COLUMNS, Manifest, StorageError, check_games, chunk_file,
@@ -75,6 +75,26 @@ class Played:
 # --------------------------------------------------------------------------------------
 # Games of a range of deals
 # --------------------------------------------------------------------------------------
+class BlockSizer:
+    """Deals per kernel call, so that a call takes about ``BLOCK_SECONDS`` of play: from
+    the speed over every call so far (one deal of a slow pairing may take a hundred times
+    its median, so the last call alone would mislead), growing at most ``GROWTH`` times a
+    call from a small first one, and never more than ``most``."""
+
+    def __init__(self, most: int | None = None):
+        self.size = FIRST_BLOCK if most is None else min(FIRST_BLOCK, most)
+        self.most = most
+        self.deals, self.seconds = 0, 0.0
+
+    def played(self, n: int, seconds: float) -> None:
+        self.deals += n
+        self.seconds += seconds
+        rate = self.deals / self.seconds if self.seconds > 0 else float("inf")
+        self.size = int(min(max(1.0, rate * BLOCK_SECONDS), n * GROWTH))
+        if self.most is not None:
+            self.size = min(self.size, self.most)
+
+
 def play_deals(strats, config, lo: int, hi: int, threads) -> tuple:
     """Deals ``lo .. hi - 1`` of one pairing, each twice with the seats swapped, in one
     kernel call: ``((deals, rots, columns), kernel s, compile s)`` with the result columns
@@ -92,10 +112,8 @@ def _concat(parts: list) -> tuple:
             {k: np.concatenate([p[2][k] for p in parts]) for k in RESULT_COLUMNS})
 
 
-def _scores(games: tuple) -> tuple[np.ndarray, np.ndarray]:
+def block_scores(games: tuple) -> tuple[np.ndarray, np.ndarray]:
     """The first-named side's W/D/L in games and pentanomial counts of a block's games."""
-    from .tournament import pentanomial_counts
-
     _, rots, cols = games
     draw = cols["outcome"] == 1
     lost = ~draw & (cols["durak"] == rots % 2)
@@ -253,8 +271,7 @@ class _Pairing:
         self.parts: list = []         # games of the current chunk so far
         self.saved = 0                # of them, deals already in a partial chunk
         self.since_save = 0.0         # play seconds since the last save of the chunk
-        self.block = FIRST_BLOCK
-        self.deals, self.seconds = 0, 0.0   # this session's play of it
+        self.sizer = BlockSizer()
         self.partials = partials
         self._enter_chunk()
 
@@ -319,7 +336,7 @@ def _save_partials(runs: list, store: _Store, board: Board) -> None:
 def _play_block(p: _Pairing, config, threads, board: Board, played: Played,
                 store: _Store) -> None:
     lo, hi = p.chunk
-    n = min(p.block, hi - p.pos)
+    n = min(p.sizer.size, hi - p.pos)
     games, kernel_s, compile_s = play_deals(p.strats, config, p.pos, p.pos + n, threads)
     played.kernel_seconds += kernel_s
     played.compile_seconds += compile_s
@@ -327,14 +344,9 @@ def _play_block(p: _Pairing, config, threads, board: Board, played: Played,
     p.pos += n
     p.parts.append(games)
     p.since_save += kernel_s
-    wdl, pent = _scores(games)
+    wdl, pent = block_scores(games)
     board.advance((p.a, p.b), n, kernel_s, wdl=wdl, pent=pent)
-    # the next block from the pairing's speed over all its blocks (one deal of a slow
-    # pairing may take a hundred times its median: the last block alone misleads)
-    p.deals += n
-    p.seconds += kernel_s
-    rate = p.deals / p.seconds if p.seconds > 0 else float("inf")
-    p.block = int(min(max(1.0, rate * BLOCK_SECONDS), n * GROWTH))
+    p.sizer.played(n, kernel_s)
     if p.pos == hi:
         store.chunk(p.a, p.b, lo, hi, _concat(p.parts))
         p.k += 1
@@ -406,7 +418,7 @@ def _play_cluster(cluster, config, manifest: Manifest, board: Board, played: Pla
             played.kernel_seconds += kernel_s
             played.compile_seconds += compile_s
             played.deals += hi - lo
-            wdl, pent = _scores(games)
+            wdl, pent = block_scores(games)
             board.advance((a, b), hi - lo, kernel_s, wdl=wdl, pent=pent)
             store.chunk(a, b, lo, hi, games)
     except KeyboardInterrupt:

@@ -44,10 +44,10 @@ from typing import Sequence
 import numpy as np
 
 from .errors import UserError
-from .play import check_seed, game_schedule, play_schedule, resolve_strategies
+from .play import check_seed, resolve_strategies
 from .rules import RULES_VERSION, Rules
 from .storage import (DirectoryLock, Manifest, StorageError, remove_temporaries,
-                      result_columns, sha256_file)
+                      sha256_file)
 
 #: deal indices per pairing of ``durak-sim tournament`` with no ``--deals``; each is played
 #: twice. Chosen so that the four built-in levels finish in a few minutes on 2 cores.
@@ -682,158 +682,6 @@ def _write_timing(out: Path, result: TournamentResult, t_start: float,
     atomic_write_text(path, json.dumps({"sessions": sessions}, indent=1) + "\n")
 
 
-# --------------------------------------------------------------------------------------
-# SPRT: a match that stops when it is decided
-# --------------------------------------------------------------------------------------
-def pentanomial_counts(cols: dict, rots: np.ndarray) -> np.ndarray:
-    """A's pentanomial counts ``p0 .. p4`` from the result columns of duplicate deal pairs
-    (games ``2k`` and ``2k + 1`` are one deal, A in seat 0 when ``rots`` is 0).
-
-    >>> cols = {"outcome": np.array([0, 0, 1, 0]), "durak": np.array([1, 0, -1, 1])}
-    >>> pentanomial_counts(cols, np.array([0, 1, 0, 1])).tolist()
-    [0, 1, 0, 0, 1]
-    """
-    draw = np.asarray(cols["outcome"]) == 1
-    x0 = np.where(draw, 1, np.where(np.asarray(cols["durak"]) == 1, 2, 0))
-    x = np.where(np.asarray(rots) % 2 == 0, x0, 2 - x0)
-    if len(x) % 2:
-        raise ValueError("games must come in deal pairs")
-    return np.bincount(x[0::2] + x[1::2], minlength=5).astype(np.int64)
-
-
-@dataclass
-class SPRTResult:
-    """Outcome of :func:`run_sprt`. ``decision``: ``"H1"`` (A is ``elo1`` stronger),
-    ``"H0"`` (A is ``elo0`` stronger) or ``"continue"`` (``max_deals`` reached first);
-    ``deals``: deal pairs played; ``estimate``: :class:`durak_sim.sprt.SPRTEstimate`, the
-    median-unbiased Elo with its interval (and the naive, biased one)."""
-
-    a: str
-    b: str
-    elo0: float
-    elo1: float
-    alpha: float
-    beta: float
-    model: str
-    seed: int
-    block: int
-    max_deals: int
-    decision: str
-    deals: int
-    pentanomial: list
-    llr: float
-    bounds: tuple
-    estimate: "object"
-    seconds: float
-    compile_seconds: float
-    rules: Rules = Rules()
-    versions: dict = field(default_factory=dict)
-
-    @property
-    def games(self) -> int:
-        return 2 * self.deals
-
-    def to_dict(self) -> dict:
-        from .match import _plain
-
-        return _plain({
-            "a": self.a, "b": self.b, "versions": self.versions, "rules": self.rules.to_dict(),
-            "sprt": {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha,
-                     "beta": self.beta, "model": self.model, "block": self.block,
-                     "max_deals": self.max_deals},
-            "seed": self.seed, "decision": self.decision, "deals": self.deals,
-            "games": self.games, "pentanomial": list(self.pentanomial), "llr": self.llr,
-            "bounds": list(self.bounds), "estimate": self.estimate.as_dict(),
-            "seconds": self.seconds, "compile_seconds": self.compile_seconds,
-        })
-
-    def print(self, console=None) -> None:
-        """Decision, deal count, LLR and the unbiased Elo estimate (rich)."""
-        from rich.console import Console
-        from rich.table import Table
-
-        if console is None:
-            console = Console()
-            console = Console(width=max(console.width, 118))
-        verdict = {"H1": f"H1 accepted: {self.a} is {self.elo1:+g} Elo (or more) stronger",
-                   "H0": f"H0 accepted: {self.a} is {self.elo0:+g} Elo (or less) stronger",
-                   "continue": f"no decision within {self.max_deals:,} deals"}[self.decision]
-        from .formatting import num
-
-        e = self.estimate
-        t = Table(title=f"SPRT {self.a} vs {self.b}: elo0 {self.elo0:+g}, elo1 {self.elo1:+g}, "
-                        f"alpha {self.alpha:g}, beta {self.beta:g} ({self.model}), seed "
-                        f"{self.seed}, {self.rules.tag}", title_justify="left")
-        t.add_column("", justify="left")
-        t.add_column("", justify="right")
-        rows = [("decision", verdict),
-                ("deal pairs played", f"{self.deals:,} ({self.games:,} games; checked every "
-                                      f"{self.block:,} pairs)"),
-                ("pentanomial p0..p4", " ".join(f"{c:,}" for c in self.pentanomial)),
-                ("LLR  [bounds]", f"{self.llr:+.3f}  [{self.bounds[0]:+.3f}, "
-                                  f"{self.bounds[1]:+.3f}]"),
-                (f"Elo (median-unbiased) [{100 * e.conf:g}% CI]",   # a sweep: no bound, "-"
-                 f"{num(e.elo, '+.1f')}  [{num(e.lo, '+.1f')}, {num(e.hi, '+.1f')}]"),
-                ("Elo (naive, biased by stopping)", num(e.naive_elo, "+.1f")),
-                ("LOS", f"{100 * e.los:.2f}%"),
-                ("time", f"{self.seconds:.2f} s (compile/load {self.compile_seconds:.2f} s "
-                         f"apart)")]
-        for k, v in rows:
-            t.add_row(k, v)
-        console.print(t)
-
-
-def run_sprt(a: str, b: str, elo0: float, elo1: float, seed: int = 1,
-             threads: int | None = None, max_deals: int = 1_000_000, alpha: float = 0.05,
-             beta: float = 0.05, block: int = 1000, *, model: str = "logistic",
-             rules: Rules = Rules()) -> SPRTResult:
-    """Play ``a`` against ``b`` in blocks of ``block`` duplicate deal pairs (deals 0, 1, ...
-    of ``seed``, each twice with the seats swapped) until a pentanomial SPRT
-    (:class:`durak_sim.sprt.SPRT`) of H0 ``elo = elo0`` against H1 ``elo = elo1`` decides,
-    or ``max_deals`` deal pairs are played.
-
-    The test is checked once per block (after deal pairs ``block``, ``2 block``, ...), not
-    after every pair: the LLR may overshoot a bound by up to one block, which makes the
-    test slightly conservative; the decision and the deal count depend only on the seed,
-    ``block`` and the strategies (not on threads).
-
-    >>> r = run_sprt("easy", "random", 0, 50, seed=1, block=500)
-    >>> r.decision, r.deals % 500
-    ('H1', 0)
-    """
-    from .sprt import SPRT
-
-    seed = check_seed(seed)
-    _check_threads(threads)
-    for name, v in (("block", block), ("max_deals", max_deals)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-            raise UserError(f"{name} must be an integer >= 1, got {v!r}")
-    try:
-        test = SPRT(elo0, elo1, alpha=alpha, beta=beta, model=model)
-    except ValueError as exc:
-        raise UserError(f"SPRT: {exc}") from None
-    strats = resolve_strategies([a, b])
-    if strats[0].name == strats[1].name:
-        raise UserError("an SPRT needs two different strategies")
-    seconds = compile_s = 0.0
-    lo = 0
-    status = "continue"
-    while status == "continue" and lo < max_deals:
-        hi = min(max_deals, lo + block)
-        d, r = game_schedule(np.arange(lo, hi, dtype=np.int64), 2, True)
-        batch = play_schedule(strats, seed, d, r, rules=rules, threads=threads)
-        seconds += batch.seconds
-        compile_s += batch.compile_seconds
-        status = test.update(pentanomial_counts(result_columns(batch), r))
-        lo = hi
-    return SPRTResult(a=strats[0].name, b=strats[1].name, elo0=float(elo0), elo1=float(elo1),
-                      alpha=float(alpha), beta=float(beta), model=model, seed=seed,
-                      block=int(block), max_deals=int(max_deals), decision=status, deals=lo,
-                      pentanomial=test.counts.tolist(), llr=test.llr, bounds=test.bounds,
-                      estimate=test.estimate(), seconds=seconds, compile_seconds=compile_s,
-                      rules=rules, versions={s.name: s.version for s in strats})
-
-
-__all__ = ["CHUNK_DEALS", "DEFAULT_DEALS", "SPRTResult", "TournamentConfig",
-           "TournamentInterrupted", "TournamentResult", "default_out_dir", "make_config",
-           "pentanomial_counts", "run_sprt", "run_tournament"]
+__all__ = ["CHUNK_DEALS", "DEFAULT_DEALS", "TournamentConfig", "TournamentInterrupted",
+           "TournamentResult", "check_stored", "default_out_dir", "make_config",
+           "run_tournament"]

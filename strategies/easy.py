@@ -2,7 +2,7 @@
 non-trumps before trumps. Takes only when it cannot beat; stops only when it cannot throw in."""
 import numba
 
-from durak_sim.actions import DEFEND, STOP, TAKE
+from durak_sim.actions import DEFEND, TAKE
 from durak_sim.cards import SUIT_MASKS
 from durak_sim.kernel.bits import lowest
 from durak_sim.kernel.config import JIT

@@ -111,15 +111,8 @@ def test_self_play_counts_every_game_once(capsys):
                                         ("easy", "random", False)])
 def test_the_match_summary_equals_the_statistics_of_its_games(a, b, swap):
     """Counted block by block, the summary is what the games frame gives, exactly."""
-    from durak_sim import match
-
-    deals = 2500
-    old = match.BLOCK_DEALS
-    match.BLOCK_DEALS = 700                   # several blocks, one split unevenly
-    try:
-        s = run_match(a, b, deals=deals, seed=9, swap=swap)
-    finally:
-        match.BLOCK_DEALS = old
+    deals = 2500                              # blocks of 16, 128, 1024 ... deals
+    s = run_match(a, b, deals=deals, seed=9, swap=swap)
     games = play_games([a, b], seed=9, deals=range(deals), swap=swap).frame()
     order = list(dict.fromkeys([a, b]))
     want = strategy_table(games).set_index("strategy").loc[order].reset_index()

@@ -116,7 +116,50 @@ def test_progress_advances_and_ctrl_c_stops_a_hard_pairing_within_2_s(tmp_path):
 
     resumed = run_tournament(resume=True, out=out, progress=False)
     assert resumed.complete and resumed.deals_played == 300 - played
-    whole = run_tournament(["hard", "easy"], 300, 5, tmp_path / "whole", 2, progress=False)
+    run_tournament(["hard", "easy"], 300, 5, tmp_path / "whole", 2, progress=False)
     for name in [*TABLE_FILES.values(), "report.md"]:
         assert (out / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
     assert not list(Path(out).rglob("*.partial.parquet"))
+
+
+def test_ctrl_c_ends_a_match_within_2_s_with_the_finished_deals(tmp_path):
+    import json
+
+    records = tmp_path / "r.jsonl"
+    term = Terminal([*CLI, "match", "hard", "easy", "--deals", "3000", "--seed", "5",
+                     "--threads", "1", "--records", str(records), "--json"])
+    try:
+        term.wait_for(r"hard vs easy\s+[1-9][\d,]*/3,000.*W-D-L", 240)
+        t = time.monotonic()
+        term.proc.send_signal(signal.SIGINT)
+        term.proc.wait(timeout=30)
+        stopped = time.monotonic() - t
+        term.read(0.5)
+    finally:
+        term.close()
+    assert term.proc.returncode == 130, term.text[-2000:]
+    assert stopped < 2.0, f"Ctrl-C took {stopped:.2f} s"
+    summary = json.loads(re.search(r'\{"a": .*\}', term.text).group(0))
+    played = summary["deals"]
+    assert 0 < played < 3000 and summary["interrupted_of"] == 3000
+    assert f"interrupted after {played:,} of 3,000 deals" in term.text
+    lines = records.read_text().splitlines()
+    assert len(lines) == 2 * played             # every finished deal's two games, whole
+    assert [json.loads(x)["deal"] for x in lines[::2]] == list(range(played))
+
+
+def test_ctrl_c_ends_an_sprt_within_2_s():
+    term = Terminal([*CLI, "match", "hard", "easy", "--sprt", "0", "5", "--deals", "100000",
+                     "--seed", "5", "--threads", "1"])
+    try:
+        term.wait_for(r"hard vs easy\s+[1-9][\d,]*/100,000", 240)
+        t = time.monotonic()
+        term.proc.send_signal(signal.SIGINT)
+        term.proc.wait(timeout=30)
+        stopped = time.monotonic() - t
+        term.read(0.5)
+    finally:
+        term.close()
+    assert term.proc.returncode == 130, term.text[-2000:]
+    assert stopped < 2.0, f"Ctrl-C took {stopped:.2f} s"
+    assert "no decision: interrupted after" in term.text

@@ -1,6 +1,5 @@
 """durak_sim.report and durak_sim.plots: tables from stored games only, a self-contained
 HTML report, deterministic plots, and the convergence band against a hand computation."""
-import doctest
 import io
 import math
 import re
@@ -25,11 +24,6 @@ def finished(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "t"
     run_tournament(["random", "easy"], 1500, 8, out, 1, progress=False, chunk_deals=500)
     return out
-
-
-def test_doctests():
-    assert doctest.testmod(plots).failed == 0
-    assert doctest.testmod(report).failed == 0
 
 
 def test_html_is_self_contained_with_its_plots(finished):

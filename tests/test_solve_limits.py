@@ -6,7 +6,6 @@ codes); ``BIG`` is a 10-cards-each endgame with an empty stock whose value the s
 settle in a minute on the development machine.
 """
 import _thread
-import doctest
 import json
 import os
 import pty
@@ -22,8 +21,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import durak_sim.cli_solve as cli_solve_module
-import durak_sim.solve as solve_module
 from durak_sim.cards import card_str
 from durak_sim.cli_solve import solve_command
 from durak_sim.position import Position
@@ -58,11 +55,6 @@ def write(tmp_path, *positions) -> str:
 def run(args, timeout=120):
     return subprocess.run([DURAK_SIM, "solve", *args], capture_output=True, text=True,
                           timeout=timeout)
-
-
-def test_doctests():
-    assert doctest.testmod(solve_module).failed == 0
-    assert doctest.testmod(cli_solve_module).failed == 0
 
 
 # ---- the command ----------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 """durak_sim.sprt: LLR against published values and an independent optimiser; the stopping
 rule on simulated strategies; the post-stop estimate against an independent series and by
 simulation."""
-import doctest
 import itertools
 import math
 
@@ -11,16 +10,11 @@ import scipy.optimize
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from durak_sim import sprt as sprt_module
 from durak_sim.sprt import (SPRT, exit_probability, llr_logistic, llr_normalized,
                             mle_given_score, mle_given_t, prob_right_of)
 from durak_sim.stats import PAIR_SCORES, pair_score_stats, score_from_elo
 
 A_95, B_95 = math.log(0.05 / 0.95), math.log(0.95 / 0.05)
-
-
-def test_doctests():
-    assert doctest.testmod(sprt_module).failed == 0
 
 
 # --------------------------------------------------------------------------------------

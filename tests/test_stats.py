@@ -1,5 +1,4 @@
 """durak_sim.stats: every interval against scipy or an independent computation done here."""
-import doctest
 import itertools
 import math
 import statistics
@@ -61,13 +60,6 @@ def seat_score(row, seat):
 # --------------------------------------------------------------------------------------
 # Elo, Wilson
 # --------------------------------------------------------------------------------------
-def test_doctests():
-    from durak_sim import counts
-
-    assert doctest.testmod(stats).failed == 0
-    assert doctest.testmod(counts).failed == 0
-
-
 def test_elo_score_known_values_and_round_trip():
     assert elo_from_score(0.75) == pytest.approx(-400 * math.log10(1 / 0.75 - 1), abs=1e-12)
     assert score_from_elo(200.0) == pytest.approx(1 / (1 + 10 ** (-0.5)), abs=1e-15)

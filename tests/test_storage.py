@@ -1,5 +1,4 @@
 """durak_sim.storage: Parquet chunks, the manifest, atomic files, the folder lock."""
-import doctest
 import json
 
 import numpy as np
@@ -13,10 +12,6 @@ from durak_sim.storage import (COLUMNS, Manifest, StorageError, atomic_write_byt
                                remove_temporaries, result_columns, sha256_file, write_chunk)
 
 NAMES = ["random", "easy"]
-
-
-def test_doctests():
-    assert doctest.testmod(storage).failed == 0
 
 
 def _chunk(lo, hi, seed=5, pairing=(0, 1), threads=1):
