@@ -228,30 +228,80 @@ def load_partials(out: Path, manifest: Manifest, config) -> dict:
 # Ctrl-C: a flag, answered between kernel calls
 # --------------------------------------------------------------------------------------
 class StopFlag:
-    """While active (in the main thread), the first Ctrl-C sets the flag instead of raising,
+    """While active (in the main thread): the first Ctrl-C sets the flag instead of raising,
     so that the play stops between two kernel calls with everything played saved; a second
-    Ctrl-C raises KeyboardInterrupt at once."""
+    Ctrl-C exits at once (code 130), even while a strategy's decision has not returned.
 
-    def __init__(self):
+    A Python signal handler only runs when the main thread is back in the interpreter, and
+    the main thread may be inside a kernel call for a while (or for ever: a numba strategy
+    that never returns). So the signal is taken from its wakeup file descriptor, which the
+    interpreter writes the moment the signal arrives, by a thread of its own. If the play
+    has not stopped ``WAIT_NOTICE`` seconds after the first Ctrl-C, it says why and how to
+    stop at once. ``on_kill``: the line to print before such an exit."""
+
+    WAIT_NOTICE = 3.0
+
+    def __init__(self, on_kill: str = ""):
         self.event = threading.Event()
-        self._old = None
-
-    def _handler(self, signum, frame):
-        self.event.set()
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        self.on_kill = on_kill
+        self._old = self._pipe = self._old_fd = self._timer = None
 
     def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            self._old = signal.getsignal(signal.SIGINT)
-            if self._old is signal.default_int_handler:
-                signal.signal(signal.SIGINT, self._handler)
-            else:   # ignored, or somebody else's handler: leave it alone
-                self._old = None
+        if threading.current_thread() is not threading.main_thread() or \
+                signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            return self   # not ours to take (ignored, or somebody else's handler)
+        import os
+
+        r, w = os.pipe()
+        os.set_blocking(w, False)
+        self._pipe = (r, w)
+        self._old_fd = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        self._old = signal.signal(signal.SIGINT, lambda signum, frame: None)
+        threading.Thread(target=self._watch, args=(r,), name="durak-sim-ctrl-c",
+                         daemon=True).start()
         return self
 
+    def _watch(self, r: int) -> None:
+        import os
+        import sys
+
+        while True:
+            try:
+                data = os.read(r, 64)
+            except OSError:
+                data = b""
+            if not data:
+                os.close(r)
+                return
+            if signal.SIGINT not in data:
+                continue
+            if self.event.is_set():
+                print(f"durak-sim: stopped at once{self.on_kill}", file=sys.stderr, flush=True)
+                os._exit(130)
+            self.event.set()
+            self._timer = threading.Timer(self.WAIT_NOTICE, self._still_waiting)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _still_waiting(self) -> None:
+        import sys
+
+        if self._pipe is not None:
+            print(f"durak-sim: stopping: a strategy's decision has not returned for "
+                  f"{self.WAIT_NOTICE:g} s; Ctrl-C again stops at once", file=sys.stderr,
+                  flush=True)
+
     def __exit__(self, *exc):
-        if self._old is not None:
+        if self._pipe is not None:
+            import os
+
+            signal.set_wakeup_fd(self._old_fd)
             signal.signal(signal.SIGINT, self._old)
+            r, w = self._pipe
+            self._pipe = None
+            if self._timer is not None:
+                self._timer.cancel()
+            os.close(w)   # the watcher reads the end of the pipe and returns
         return False
 
     def __bool__(self) -> bool:
@@ -393,7 +443,7 @@ def play(out: Path, config, manifest: Manifest, threads, progress: bool, console
             if cluster is not None:
                 _play_cluster(cluster, config, manifest, board, played, store)
             else:
-                with StopFlag() as stop:
+                with StopFlag(f"; resume with: durak-sim tournament --resume {out}") as stop:
                     play_local(out, config, manifest, threads, board, stop, played, store,
                                strats, partials)
             store.finish()

@@ -12,6 +12,8 @@ import termios
 import time
 from pathlib import Path
 
+import pytest
+
 from durak_sim.report import TABLE_FILES
 from durak_sim.storage import Manifest
 from durak_sim.tournament import run_tournament
@@ -163,3 +165,72 @@ def test_ctrl_c_ends_an_sprt_within_2_s():
     assert term.proc.returncode == 130, term.text[-2000:]
     assert stopped < 2.0, f"Ctrl-C took {stopped:.2f} s"
     assert "no decision: interrupted after" in term.text
+
+
+HANGING = {
+    "python": '''
+import sys
+from durak_sim.registry import register_strategy
+def decide(obs, legal, hist, rng, mem):
+    if obs[17] >= 2:
+        print("HANGING", file=sys.stderr, flush=True)
+        while True:
+            pass
+    return legal[1]
+register_strategy("hang", decide)
+''',
+    "numba": '''
+import numba
+from durak_sim.kernel.config import STRATEGY_SIGNATURE
+from durak_sim.registry import register_strategy
+@numba.njit(STRATEGY_SIGNATURE, cache=False)
+def decide(obs, legal, hist, rng, mem):
+    k = 0
+    while obs[17] >= 2:
+        k += 1
+    return legal[1 + k % 1]
+register_strategy("hang", decide)
+''',
+}
+
+
+def _stuck_then_killed(proc) -> float:
+    """Ctrl-C once (the notice must come), then again: seconds from the second to the exit."""
+    proc.send_signal(signal.SIGINT)
+    end = time.monotonic() + 10
+    err = b""
+    while b"Ctrl-C again stops at once" not in err:
+        assert time.monotonic() < end, err.decode()
+        ready, _, _ = select.select([proc.stderr], [], [], 0.1)
+        if ready:
+            err += os.read(proc.stderr.fileno(), 65536)
+    t = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=10)
+    return time.monotonic() - t
+
+
+@pytest.mark.parametrize("kind", ["python", pytest.param("numba", marks=pytest.mark.slow)])
+def test_a_strategy_that_never_returns_is_stopped_by_a_second_ctrl_c(tmp_path, kind):
+    plugin = tmp_path / "hang.py"
+    plugin.write_text(HANGING[kind])
+    proc = subprocess.Popen([*CLI, "tournament", "hang", "random", "--deals", "50",
+                             "--out", str(tmp_path / "t"), "--plugin", str(plugin)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=_as_at_a_terminal)
+    try:
+        if kind == "python":
+            err = b""
+            while b"HANGING" not in err:
+                assert proc.poll() is None, err.decode()
+                err += os.read(proc.stderr.fileno(), 65536)
+        else:
+            time.sleep(60)   # compiled and playing (a numba loop says nothing)
+        assert proc.poll() is None
+        took = _stuck_then_killed(proc)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+    assert took < 1.0
