@@ -1,0 +1,115 @@
+"""Kills at any moment: nothing a killed durak-sim leaves behind holds its folder or outlives
+it, and resuming ends in the same tables as an uninterrupted run."""
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from durak_sim.report import TABLE_FILES
+from durak_sim.tournament import run_tournament
+
+CLI = [sys.executable, "-m", "durak_sim.cli"]
+RESULTS = [*TABLE_FILES.values(), "report.md", "report.html"]
+ARGS = ["random", "easy", "normal", "--deals", "3000", "--chunk", "500", "--seed", "13"]
+
+
+def _session(sid: int) -> list[int]:
+    """The processes still alive in session ``sid`` (a command started in a session of its
+    own: it and everything it started)."""
+    alive = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid and fields[0] != "Z":
+            alive.append(int(d.name))
+    return alive
+
+
+def _start(*args) -> subprocess.Popen:
+    return subprocess.Popen([*CLI, *map(str, args)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    end = time.monotonic() + 5
+    while _session(proc.pid):
+        assert time.monotonic() < end, f"left running: {_session(proc.pid)}"
+        time.sleep(0.05)
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory):
+    out = tmp_path_factory.mktemp("f") / "whole"
+    run_tournament(ARGS[:3], 3000, 13, out, 2, progress=False, chunk_deals=500)
+    return {name: (out / name).read_bytes() for name in RESULTS}
+
+
+def _complete(manifest: Path) -> bool:
+    try:
+        return len(json.loads(manifest.read_text())["chunks"]) == 18
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+def test_a_kill_while_the_report_is_drawn_leaves_nothing_behind(tmp_path, whole):
+    out = tmp_path / "t"
+    proc = _start("tournament", *ARGS, "--out", out)
+    while not _complete(out / "manifest.json"):
+        assert proc.poll() is None, proc.stderr.read().decode()
+        time.sleep(0.01)
+    time.sleep(0.2)   # into the report: tables, figures or documents
+    _kill(proc)
+    resumed = subprocess.run([*CLI, "tournament", "--resume", str(out)], capture_output=True,
+                             text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr   # no lock left held on the folder
+    assert {name: (out / name).read_bytes() for name in RESULTS} == whole
+    # a report killed midway, and made again
+    proc = _start("report", out)
+    time.sleep(1.0)
+    _kill(proc)
+    again = subprocess.run([*CLI, "report", str(out)], capture_output=True, text=True,
+                           timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert {name: (out / name).read_bytes() for name in RESULTS} == whole
+
+
+@pytest.mark.slow
+def test_kills_at_random_moments_then_resumes_end_in_the_same_tables(tmp_path, whole):
+    """A tournament killed again and again at random moments (play, storage, every report
+    step), resumed after each kill: the tables of the end equal an uninterrupted run's, and
+    no process ever outlives the one killed."""
+    rng = random.Random(2026)
+    t = time.monotonic()
+    proc = _start("tournament", *ARGS, "--out", tmp_path / "timed")
+    assert proc.wait() == 0
+    duration = time.monotonic() - t   # a whole run here: the kills fall anywhere in it
+    kills = 0
+    for run in range(8):
+        out = tmp_path / f"t{run}"
+        args = ["tournament", *ARGS, "--out", out]
+        while True:
+            proc = _start(*args)
+            args = ["tournament", "--resume", out]
+            deadline = time.monotonic() + rng.uniform(0.2, duration)
+            while proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.01)
+            if proc.poll() is not None:
+                assert proc.returncode == 0, proc.stderr.read().decode()
+                break
+            _kill(proc)
+            kills += 1
+        assert {name: (out / name).read_bytes() for name in RESULTS} == whole, run
+        assert not list(out.rglob("*.tmp")) and not list(out.rglob("*.partial.parquet"))
+    assert kills >= 8
