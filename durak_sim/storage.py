@@ -69,6 +69,10 @@ class StorageError(UserError):
     """A damaged or foreign output folder."""
 
 
+class WriteError(StorageError):
+    """A file could not be written (a full disk, a read-only folder); the message names it."""
+
+
 # --------------------------------------------------------------------------------------
 # Atomic files
 # --------------------------------------------------------------------------------------
@@ -84,12 +88,16 @@ def atomic_write_bytes(path: Path, data: bytes, sync: bool = True) -> None:
     """
     path = Path(path)
     tmp = path.with_name(path.name + TMP_SUFFIX)
-    with open(tmp, "wb") as f:
-        f.write(data)
-        if sync:
-            f.flush()
-            os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            if sync:
+                f.flush()
+                os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:   # a full disk, a read-only folder: say which file
+        tmp.unlink(missing_ok=True)
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 @contextlib.contextmanager
@@ -113,6 +121,8 @@ def atomic_text_file(path: Path, encoding: str = "utf-8"):
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+    except OSError as exc:   # a full disk, a read-only folder: say which file
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
         tmp.unlink(missing_ok=True)
 

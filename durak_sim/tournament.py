@@ -46,7 +46,7 @@ import numpy as np
 from .errors import UserError
 from .play import check_seed, resolve_strategies
 from .rules import RULES_VERSION, Rules
-from .storage import (DirectoryLock, Manifest, StorageError, remove_temporaries,
+from .storage import (DirectoryLock, Manifest, StorageError, WriteError, remove_temporaries,
                       sha256_file)
 
 #: deal indices per pairing of ``durak-sim tournament`` with no ``--deals``; each is played
@@ -539,7 +539,11 @@ def _run_locked(out: Path, config: TournamentConfig, manifest: Manifest, resume:
         from .report import build_report
 
         t, c = time.perf_counter(), cpu_seconds()
-        result.report = build_report(out, known=result.chunk_counts)
+        try:
+            result.report = build_report(out, known=result.chunk_counts)
+        except WriteError as exc:
+            raise UserError(f"{exc}; every game is stored: make room, then run: durak-sim "
+                            f"report {_quote(str(out))}") from None
         result.report_seconds = time.perf_counter() - t
         result.report_cpu_seconds = cpu_seconds() - c
         result.seconds = time.perf_counter() - t_start

@@ -113,3 +113,75 @@ def test_kills_at_random_moments_then_resumes_end_in_the_same_tables(tmp_path, w
         assert {name: (out / name).read_bytes() for name in RESULTS} == whole, run
         assert not list(out.rglob("*.tmp")) and not list(out.rglob("*.partial.parquet"))
     assert kills >= 8
+
+
+def _small_files(limit: int):
+    """In the child: no file may grow past ``limit`` bytes (as on a full disk, a write
+    fails: EFBIG instead of ENOSPC), the signal for it ignored."""
+    def apply():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    return apply
+
+
+def test_a_full_disk_is_one_line_naming_the_file_and_the_resume(tmp_path, whole):
+    from cli_errors import assert_one_line_error
+
+    subprocess.run([*CLI, "match", "normal", "easy", "--deals", "10"], check=True,
+                   capture_output=True)   # compiled before: the cache is not written below
+    out = tmp_path / "t"
+    proc = subprocess.run([*CLI, "tournament", *ARGS[:3], "--deals", "3000", "--chunk",
+                           "3000", "--seed", "13", "--out", str(out)], capture_output=True,
+                          text=True, preexec_fn=_small_files(6_000), timeout=300)
+    assert_one_line_error(proc, "cannot write", str(out / "games"), "File too large",
+                          "kept", f"durak-sim tournament --resume {out}")
+    # the report's files alone too big: the games are all stored, the report is made again
+    done = tmp_path / "d"
+    proc = subprocess.run([*CLI, "tournament", *ARGS, "--out", str(done)], capture_output=True,
+                          text=True, preexec_fn=_small_files(30_000), timeout=300)
+    assert_one_line_error(proc, "cannot write", "File too large", "every game is stored",
+                          f"durak-sim report {done}")
+    again = subprocess.run([*CLI, "report", str(done)], capture_output=True, text=True,
+                           timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert {name: (done / name).read_bytes() for name in RESULTS} == whole
+    resumed = subprocess.run([*CLI, "tournament", "--resume", str(out)], capture_output=True,
+                             text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    assert {name: (out / name).read_bytes() for name in RESULTS} == whole
+
+    keep = tmp_path / "keep.jsonl"
+    keep.write_text("precious\n")
+    proc = subprocess.run([*CLI, "match", "easy", "random", "--deals", "2000", "--records",
+                           str(keep), "--force"], capture_output=True, text=True,
+                          preexec_fn=_small_files(100_000), timeout=300)
+    assert_one_line_error(proc, "cannot write", str(keep), "File too large")
+    assert keep.read_text() == "precious\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".keep")] == []
+
+
+def test_a_match_that_fails_part_way_leaves_the_records_file_as_it_was(tmp_path):
+    from cli_errors import assert_one_line_error
+
+    plugin = tmp_path / "late.py"
+    plugin.write_text('''
+import numba
+from durak_sim.kernel.config import STRATEGY_SIGNATURE
+from durak_sim.registry import register_strategy
+@numba.njit(STRATEGY_SIGNATURE, cache=False)
+def decide(obs, legal, hist, rng, mem):
+    if obs[17] >= 24:
+        raise ValueError("late")
+    return legal[1]
+register_strategy("late", decide)
+''')
+    keep = tmp_path / "keep.jsonl"
+    keep.write_text("precious\n")
+    proc = subprocess.run([*CLI, "match", "late", "random", "--deals", "20000", "--records",
+                           str(keep), "--force", "--plugin", str(plugin)], capture_output=True,
+                          text=True, timeout=300)
+    assert_one_line_error(proc, "'late' (seat", "raised ValueError: late")
+    assert keep.read_text() == "precious\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.jsonl", "late.py"]
