@@ -227,8 +227,8 @@ class Cluster:
             raise KeyboardInterrupt(f"while connecting to the dask scheduler at {address}"
                                     ) from None
         except OSError as exc:   # refused, unknown host, timed out
-            while exc.__cause__ is not None:   # the first error says most
-                exc = exc.__cause__
+            while exc.__cause__ is not None and str(exc.__cause__).strip():
+                exc = exc.__cause__   # the first error says most (when it says anything)
             why = _first_line(exc) if str(exc).strip() else "no answer"
             raise UserError(f"cannot reach the dask scheduler at {address} (tried for "
                             f"{timeout:g} s): {why}") from None

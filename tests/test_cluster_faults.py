@@ -75,7 +75,8 @@ class Dask:
         file = self.tmp / f"scheduler{len(self.procs)}.json"
         env = {f"DASK_DISTRIBUTED__SCHEDULER__{k.upper()}": str(v) for k, v in config.items()}
         p = self._start(["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                         "--scheduler-file", str(file)], env, "scheduler.log")
+                         "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(file)],
+                        env, "scheduler.log")
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -188,6 +189,31 @@ def test_doctests():
     assert doctest.testmod(cluster).failed == 0
 
 
+def test_the_cli_silences_distributed_logging_and_restores_it():
+    import logging
+
+    from durak_sim.cluster import quiet_distributed_logging
+
+    client = logging.getLogger("distributed.client")
+    before = client.level
+    with quiet_distributed_logging():
+        assert not client.isEnabledFor(logging.ERROR)
+        assert not logging.getLogger("distributed.joined_later").isEnabledFor(logging.ERROR)
+        assert client.isEnabledFor(logging.CRITICAL)
+    assert client.level == before
+
+
+def test_worker_wait_needs_a_scheduler(tmp_path):
+    from click.testing import CliRunner
+
+    from durak_sim.cli import main
+
+    res = CliRunner().invoke(main, ["tournament", *ARGS, "--out", str(tmp_path / "t"),
+                                    "--worker-wait", "5"])
+    assert res.exit_code == 2
+    assert res.stderr.splitlines() == ["durak-sim: error: --worker-wait needs --scheduler"]
+
+
 @pytest.mark.parametrize("address", ["nonsense", "tcp://", "tcp://host:notaport", "foo://bar",
                                      ""])
 def test_a_malformed_address_is_one_line_at_once(tmp_path, address):
@@ -254,6 +280,25 @@ def test_a_server_that_never_answers_is_given_up(tmp_path, server):
                            within=60)
     assert rc == 2 and err == [f"durak-sim: error: cannot reach the dask scheduler at "
                                f"{server.address} (tried for {CONNECT_TIMEOUT} s): no answer"]
+    assert took < CONNECT_TIMEOUT + 10 and not (tmp_path / "t").exists()
+
+
+@pytest.mark.slow
+def test_a_refused_connection_is_given_up(tmp_path):
+    """dask retries it (a scheduler may be starting) for CONNECT_TIMEOUT seconds."""
+    from durak_sim.cluster import CONNECT_TIMEOUT
+
+    with socket.socket() as s:   # bound, not listening: the port refuses connections
+        s.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+        rc, err, took = finish(cli(tmp_path, *ARGS, "--out", "t", "--scheduler", address),
+                               within=60)
+    assert rc == 2 and len(err) == 1, err
+    # (what the last of dask's attempts met: refused, or out of time before it was)
+    assert re.fullmatch(f"durak-sim: error: cannot reach the dask scheduler at {address} "
+                        f"\\(tried for {CONNECT_TIMEOUT} s\\): (ConnectionRefusedError: "
+                        f"\\[Errno 111\\] Connection refused|OSError: Timed out trying to "
+                        f"connect to {address} after {CONNECT_TIMEOUT} s)", err[0]), err
     assert took < CONNECT_TIMEOUT + 10 and not (tmp_path / "t").exists()
 
 
@@ -390,6 +435,7 @@ def test_workers_dying_in_a_task_too_often_stop_the_run(tmp_path, dask, local_ru
     assert rc == 2 and took < 10
     assert_stopped(err, "1 dask worker died while playing random vs easy deals \\d+..\\d+ "
                         "\\(the last: tcp://127.0.0.1:\\d+\\)", out, address)
+    assert scheduler_tasks(address) == 0
     resume_locally(tmp_path, out, local_run)
 
 
@@ -406,6 +452,7 @@ def test_a_worker_with_another_durak_sim_joining_later_stops_the_run(tmp_path, d
     assert rc == 2 and took < 15
     assert_stopped(err, "dask worker tcp://127.0.0.1:\\d+ cannot play this tournament: "
                         "durak-sim 0.0.0-other instead of the client's .*", out, address)
+    assert scheduler_tasks(address) == 0
     resume_locally(tmp_path, out, local_run)
 
 
