@@ -165,14 +165,8 @@ def scheduler_tasks(address: str) -> int:
         return c.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
 
 
-def stopped_line(reason: str, out: Path, address: str) -> str:
-    """The line of a run the cluster stopped (``reason`` a regex); group 1: chunks saved."""
-    return (f"durak-sim: error: {reason}: (\\d+) of {CHUNKS} chunks saved in "
-            f"{re.escape(str(out))}; resume with: durak-sim tournament --resume "
-            f"{re.escape(str(out))} --scheduler {re.escape(address)}")
-
-
 def resume_locally(tmp_path: Path, out: Path, local_run: Path) -> None:
+    """``--resume`` without the cluster finishes the tournament as a local run would."""
     rc, err, _ = finish(cli(tmp_path, "--resume", str(out), "--no-progress"), within=120)
     assert rc == 0, err
     assert stored(out) == stored(local_run)
@@ -352,49 +346,51 @@ def test_a_worker_with_another_durak_sim_is_refused(tmp_path, dask, worker):
 # --------------------------------------------------------------------------------------
 # During the run: stopped like Ctrl-C, every chunk that came back stored, resumable
 # --------------------------------------------------------------------------------------
-def start_run(tmp_path: Path, address: str, *extra) -> tuple[subprocess.Popen, Path]:
-    """The CLI's run on the cluster, returned once two chunks are stored."""
+def start_run(tmp_path: Path, address: str, *extra) -> subprocess.Popen:
+    """The CLI's run on the cluster (into ``tmp_path / "t"``), once two chunks are stored."""
     out = tmp_path / "t"
     proc = cli(tmp_path, *ARGS, "--out", str(out), "--scheduler", address, *extra)
     wait_for(lambda: chunks_stored(out) >= 2 or proc.poll() is not None, what="two chunks")
     assert proc.poll() is None, proc.communicate()
-    return proc, out
+    return proc
 
 
-def assert_stopped(err: list[str], reason: str, out: Path, address: str) -> None:
-    """One line: ``reason`` (a regex), the chunks stored (all that came back: some, not
-    all) and the resume command."""
-    assert len(err) == 1, err
+def assert_stopped(proc: subprocess.Popen, reason: str, address: str, within: float,
+                   local_run: Path, scheduler_alive: bool = True) -> None:
+    """The CLI stopped within ``within`` seconds with exit code 2 and one line: ``reason``
+    (a regex), the chunks stored (all that came back: some, not all) and the resume
+    command; no chunk of it is left on the scheduler, and ``--resume`` (here, without the
+    cluster) finishes the tournament as a local uninterrupted run."""
+    out = Path(proc.args[proc.args.index("--out") + 1])
+    rc, err, took = finish(proc, within=60)
+    assert rc == 2 and len(err) == 1, err
     m = re.fullmatch(f"durak-sim: error: {reason}: (\\d+) of {CHUNKS} chunks saved in "
                      f"{re.escape(str(out))}; resume with: durak-sim tournament --resume "
                      f"{re.escape(str(out))} --scheduler {re.escape(address)}", err[0])
     assert m and 2 <= int(m[1]) < CHUNKS and int(m[1]) == chunks_stored(out), err
+    assert took < within
+    if scheduler_alive:   # (a worker that joins later gets none of its chunks)
+        assert scheduler_tasks(address) == 0
+    resume_locally(out.parent, out, local_run)
 
 
 def test_the_scheduler_dying_stops_the_run_resumably(tmp_path, dask, local_run):
     address, scheduler = dask.scheduler()
     dask.worker(address)
-    proc, out = start_run(tmp_path, address)
+    proc = start_run(tmp_path, address)
     scheduler.kill()
-    rc, err, took = finish(proc, within=60)
-    assert rc == 2 and took < 10
-    assert_stopped(err, f"lost the connection to the dask scheduler at {re.escape(address)}",
-                   out, address)
-    resume_locally(tmp_path, out, local_run)
+    assert_stopped(proc, f"lost the connection to the dask scheduler at {re.escape(address)}",
+                   address, 10, local_run, scheduler_alive=False)
 
 
 def test_every_worker_gone_stops_the_run_after_worker_wait(tmp_path, dask, local_run):
     address, _ = dask.scheduler()
     worker = dask.worker(address)
     dask.registered(1)   # (before the CLI waits a second for it)
-    proc, out = start_run(tmp_path, address, "--worker-wait", "1")
+    proc = start_run(tmp_path, address, "--worker-wait", "1")
     worker.kill()
-    rc, err, took = finish(proc, within=60)
-    assert rc == 2 and took < 1 + 8
-    assert_stopped(err, f"the dask scheduler at {re.escape(address)} has had no worker for "
-                        f"1 s \\(--worker-wait\\)", out, address)
-    assert scheduler_tasks(address) == 0   # its chunks are not left to a worker that joins
-    resume_locally(tmp_path, out, local_run)
+    assert_stopped(proc, f"the dask scheduler at {re.escape(address)} has had no worker for "
+                         f"1 s \\(--worker-wait\\)", address, 1 + 8, local_run)
 
 
 @pytest.mark.slow
@@ -402,41 +398,39 @@ def test_a_frozen_scheduler_stops_the_run_after_worker_wait(tmp_path, dask, loca
     address, scheduler = dask.scheduler()
     dask.worker(address)
     dask.registered(1)
-    proc, out = start_run(tmp_path, address, "--worker-wait", "2")
+    proc = start_run(tmp_path, address, "--worker-wait", "2")
     scheduler.send_signal(signal.SIGSTOP)
-    rc, err, took = finish(proc, within=60)
-    assert rc == 2 and took < 2 + 8
-    assert_stopped(err, f"the dask scheduler at {re.escape(address)} has not answered for "
-                        f"2 s \\(--worker-wait\\)", out, address)
-    resume_locally(tmp_path, out, local_run)
+    assert_stopped(proc, f"the dask scheduler at {re.escape(address)} has not answered for "
+                         f"2 s \\(--worker-wait\\)", address, 2 + 8, local_run,
+                   scheduler_alive=False)
+
+
+def nanny_worker(nanny: subprocess.Popen) -> psutil.Process:
+    [worker] = [p for p in psutil.Process(nanny.pid).children()
+                if "spawn_main" in " ".join(p.cmdline())]
+    return worker
 
 
 @pytest.mark.slow
 def test_a_worker_dying_in_a_task_is_replaced(tmp_path, dask, local_run):
     """dask's nanny restarts it and the task is played again: the run goes on."""
     address, _ = dask.scheduler()
-    nanny = psutil.Process(dask.worker(address, nanny=True).pid)
-    proc, out = start_run(tmp_path, address)
-    [worker] = [p for p in nanny.children() if "spawn_main" in " ".join(p.cmdline())]
-    worker.kill()
+    nanny = dask.worker(address, nanny=True)
+    proc = start_run(tmp_path, address)
+    nanny_worker(nanny).kill()
     rc, err, _ = finish(proc, within=120)
     assert rc == 0 and err == [], err
-    assert stored(out) == stored(local_run)
+    assert stored(tmp_path / "t") == stored(local_run)
 
 
 @pytest.mark.slow
 def test_workers_dying_in_a_task_too_often_stop_the_run(tmp_path, dask, local_run):
     address, _ = dask.scheduler(allowed_failures=0)   # dask gives a task up at once
-    nanny = psutil.Process(dask.worker(address, nanny=True).pid)
-    proc, out = start_run(tmp_path, address)
-    [worker] = [p for p in nanny.children() if "spawn_main" in " ".join(p.cmdline())]
-    worker.kill()
-    rc, err, took = finish(proc, within=60)
-    assert rc == 2 and took < 10
-    assert_stopped(err, "1 dask worker died while playing random vs easy deals \\d+..\\d+ "
-                        "\\(the last: tcp://127.0.0.1:\\d+\\)", out, address)
-    assert scheduler_tasks(address) == 0
-    resume_locally(tmp_path, out, local_run)
+    nanny = dask.worker(address, nanny=True)
+    proc = start_run(tmp_path, address)
+    nanny_worker(nanny).kill()
+    assert_stopped(proc, "1 dask worker died while playing random vs easy deals \\d+..\\d+ "
+                         "\\(the last: tcp://127.0.0.1:\\d+\\)", address, 10, local_run)
 
 
 @pytest.mark.slow
@@ -444,16 +438,13 @@ def test_a_worker_with_another_durak_sim_joining_later_stops_the_run(tmp_path, d
                                                                       local_run):
     address, _ = dask.scheduler()
     good = dask.worker(address, delay=1.0)   # (not done before the other one joins)
-    proc, out = start_run(tmp_path, address)
+    proc = start_run(tmp_path, address)
     dask.worker(address, version="0.0.0-other", warm="")
     dask.registered(2)
     good.kill()   # the chunks left go to the other worker
-    rc, err, took = finish(proc, within=60)
-    assert rc == 2 and took < 15
-    assert_stopped(err, "dask worker tcp://127.0.0.1:\\d+ cannot play this tournament: "
-                        "durak-sim 0.0.0-other instead of the client's .*", out, address)
-    assert scheduler_tasks(address) == 0
-    resume_locally(tmp_path, out, local_run)
+    assert_stopped(proc, "dask worker tcp://127.0.0.1:\\d+ cannot play this tournament: "
+                         "durak-sim 0.0.0-other instead of the client's .*", address, 15,
+                   local_run)
 
 
 @pytest.mark.slow
@@ -461,7 +452,8 @@ def test_ctrl_c_during_a_cluster_run_saves_and_says_how_to_resume(tmp_path, dask
                                                                    local_run):
     address, _ = dask.scheduler()
     dask.worker(address)
-    proc, out = start_run(tmp_path, address)
+    proc = start_run(tmp_path, address)
+    out = tmp_path / "t"
     proc.send_signal(signal.SIGINT)
     rc, err, took = finish(proc, within=60)
     assert rc == 130 and took < 5
