@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import shlex
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 import click
 
 from .cli import load_plugins, plugin_option, threads_option
-from .errors import ExitNow, UserError
+from .cluster import WORKER_WAIT, quiet_distributed_logging
+from .errors import EXIT_USAGE, ExitNow, UserError
 from .limits import MAX_CHUNK_DEALS, MAX_DEALS, MAX_INDEX
 
 EXIT_INTERRUPTED = 130
@@ -49,16 +51,23 @@ def _command_line() -> str:
                    "(tcp://host:8786; needs durak-sim[distributed]); this process stores "
                    "them. --threads is then per task (default: the worker machine's cores "
                    "shared among the task slots of its workers).")
+@click.option("--worker-wait", type=click.FloatRange(0, min_open=True), default=None,
+              metavar="SECONDS",
+              help=f"With --scheduler: how long the run may see no dask worker (at the "
+                   f"start, or when every worker is gone: one restarting is normal, dask "
+                   f"plays its tasks again) or no answer from the scheduler before it stops, "
+                   f"resumable.  [default: {WORKER_WAIT:g}]")
 @plugin_option
 def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, chunk_deals,
-                       progress, scheduler, plugins):
+                       progress, scheduler, worker_wait, plugins):
     """Play every pairing of STRATEGY ... (default: every built-in level) over the same
     seeded deals, store every game, and write a report.
 
     Each pairing plays deal indices 0..N-1, each twice with the seats swapped. Finished
     chunks are stored as they come (Parquet + manifest.json), so an interrupted run
     continues with --resume DIR without losing or redoing them; the tables are then the
-    same bytes as an uninterrupted run's. Ctrl-C stops after saving (exit code 130).
+    same bytes as an uninterrupted run's. Ctrl-C stops after saving (exit code 130); so
+    does a dask cluster that fails during the run (exit code 2).
     """
     from .tournament import TournamentInterrupted, run_tournament
 
@@ -71,14 +80,25 @@ def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, 
         if resume and out is not None and Path(resume) != out:
             raise UserError(f"--resume {resume} and --out {out} name different folders")
         out = folder
+    if worker_wait is not None and scheduler is None:
+        raise UserError("--worker-wait needs --scheduler")
     try:
-        result = run_tournament(list(strategies) or None, deals, seed, out, threads,
-                                gauntlet=gauntlet, resume=resume is not None,
-                                progress=progress, chunk_deals=chunk_deals, plugins=plugins,
-                                command=_command_line(), scheduler=scheduler)
+        with quiet_distributed_logging() if scheduler is not None else nullcontext():
+            result = run_tournament(list(strategies) or None, deals, seed, out, threads,
+                                    gauntlet=gauntlet, resume=resume is not None,
+                                    progress=progress, chunk_deals=chunk_deals,
+                                    plugins=plugins, command=_command_line(),
+                                    scheduler=scheduler, worker_wait=worker_wait)
     except TournamentInterrupted as exc:
+        if exc.reason is not None:   # the cluster failed: one line, as every error
+            click.echo(f"durak-sim: error: {exc}; resume with: {exc.resume_command}",
+                       err=True)
+            raise ExitNow(EXIT_USAGE)
         click.echo(f"durak-sim: {exc}", err=True)
         click.echo(f"resume with: {exc.resume_command}", err=True)
+        raise ExitNow(EXIT_INTERRUPTED)
+    except KeyboardInterrupt as exc:   # outside the play: connecting to a cluster, say
+        click.echo(" ".join(["durak-sim: interrupted", *map(str, exc.args)]), err=True)
         raise ExitNow(EXIT_INTERRUPTED)
     result.print()
 

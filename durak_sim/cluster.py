@@ -21,14 +21,39 @@ machine's cores divided by the task slots of all its workers, so ``dask worker -
 """
 from __future__ import annotations
 
+import logging
+import queue
+import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from .errors import UserError
+from .errors import StrategyFailure, UserError
 
-#: seconds to wait for the scheduler, and for a first worker
-CONNECT_TIMEOUT = 30
+#: seconds the scheduler has to answer (connection and handshake); dask retries a refused
+#: connection meanwhile, so a scheduler still starting up is found. A reachable scheduler
+#: answers within a second even far away: longer is a typo or a scheduler that is not there.
+CONNECT_TIMEOUT = 10
+#: default of ``--worker-wait``: seconds a run goes on seeing no worker (at the start, or
+#: when every worker is gone) or no answer from the scheduler, before it stops (resumable).
+#: A killed worker under ``dask worker``'s nanny is back in a few seconds, and dask plays its
+#: tasks again; a cluster gone for half a minute is not coming back by itself.
+WORKER_WAIT = 30.0
+#: seconds between two looks at the cluster while no chunk comes back
+POLL_SECONDS = 1.0
 _LOADED_PLUGINS: set[str] = set()
+
+
+def _first_line(exc: BaseException, name: bool = True) -> str:
+    """An exception in a few words for a one-line error.
+
+    >>> _first_line(OSError("refused\\nmore")), _first_line(ValueError(""), name=False)
+    ('OSError: refused', 'ValueError')
+    """
+    text = str(exc).splitlines()[0] if str(exc).strip() else ""
+    if not text or not name:
+        return text or type(exc).__name__
+    return f"{type(exc).__name__}: {text}"
 
 
 def _client_class():
@@ -37,7 +62,74 @@ def _client_class():
     except ImportError:
         raise UserError("--scheduler needs dask.distributed: pip install "
                         "'durak-sim[distributed]'") from None
-    return Client
+
+    class _Client(Client):
+        """A Client that gives up connecting after its ``timeout`` (distributed waits for
+        ever for a server that accepts the connection and says nothing) and closes itself
+        when it fails to start (distributed leaves a half-made client whose finalizer
+        hangs for a minute at exit and prints a traceback)."""
+
+        def __init__(self, *args, **kwargs):
+            try:
+                super().__init__(*args, **kwargs)
+            except BaseException:
+                try:
+                    self.close(timeout=CONNECT_TIMEOUT)
+                except Exception:  # pragma: no cover - the first error is the one to say
+                    pass
+                raise
+
+        async def _start(self, *args, **kwargs):
+            import asyncio
+
+            # (a little after distributed's own timeout, whose error says more)
+            return await asyncio.wait_for(super()._start(*args, **kwargs),
+                                          self._timeout + 2)
+
+    return _Client
+
+
+def check_address(address: str) -> None:
+    """A malformed scheduler address is a :class:`UserError` before any connection is
+    tried (an empty one would start a local cluster instead)."""
+    from distributed.comm.addressing import get_address_host_port, parse_address
+    from distributed.comm.registry import get_backend
+
+    try:
+        if not address.strip():
+            raise ValueError("empty")
+        scheme, _ = parse_address(address)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls", "ws", "wss"):   # (the others have no host and port)
+            host, port = get_address_host_port(address)
+            if not host or not 0 < int(port) < 65536:
+                raise ValueError("no host" if not host else f"port {port} out of range")
+    except (ValueError, TypeError, ImportError) as exc:
+        raise UserError(f"--scheduler {address!r} is not a dask scheduler address "
+                        f"({_first_line(exc, name=False)}); give tcp://HOST:PORT") from None
+
+
+@contextmanager
+def quiet_distributed_logging(level: int = logging.CRITICAL):
+    """While the CLI talks to a cluster: distributed's own log lines below ``level``
+    silenced (a lost scheduler is dozens of lines of tracebacks before durak-sim's own
+    line, which says what happened). Library callers keep distributed's logging as it is
+    configured; the CLI restores it afterwards."""
+    try:
+        import distributed  # noqa: F401 - it configures its loggers when imported
+    except ImportError:
+        yield
+        return
+    names = ["distributed", "tornado", *(n for n in logging.root.manager.loggerDict
+                                          if n.startswith(("distributed.", "tornado.")))]
+    saved = {n: logging.getLogger(n).level for n in names}
+    for n in names:
+        logging.getLogger(n).setLevel(level)
+    try:
+        yield
+    finally:
+        for n, old in saved.items():
+            logging.getLogger(n).setLevel(old)
 
 
 def worker_plugins(plugins: Sequence[str]) -> tuple[str, ...]:
@@ -114,23 +206,44 @@ def _worker_threads(host_slots: dict) -> int:
 
 
 class Cluster:
-    """A connection to a dask scheduler whose workers play a tournament's chunks."""
+    """A connection to a dask scheduler whose workers play a tournament's chunks.
+
+    Before the run, a cluster that cannot play is a :class:`UserError` (an unreachable
+    scheduler, one without workers for ``worker_wait`` seconds, a worker with other
+    versions). During the run, a cluster that fails stops it like Ctrl-C does
+    (:class:`durak_sim.runner.Stopped`, whose message says what happened): the scheduler
+    lost, no worker or no answer from the scheduler for ``worker_wait`` seconds, a chunk
+    whose workers kept dying or that failed on a worker."""
 
     def __init__(self, address: str, config, threads: int | None = None,
-                 timeout: float = CONNECT_TIMEOUT):
+                 worker_wait: float | None = None, timeout: float = CONNECT_TIMEOUT):
         Client = _client_class()
+        check_address(address)
         self.address = address
+        self.worker_wait = WORKER_WAIT if worker_wait is None else float(worker_wait)
         try:
             self.client = Client(address, timeout=timeout, set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise UserError(f"cannot reach the dask scheduler at {address}: "
-                            f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
-                            ) from None
+        except KeyboardInterrupt:
+            raise KeyboardInterrupt(f"while connecting to the dask scheduler at {address}"
+                                    ) from None
+        except OSError as exc:   # refused, unknown host, timed out
+            while exc.__cause__ is not None and str(exc.__cause__).strip():
+                exc = exc.__cause__   # the first error says most (when it says anything)
+            why = _first_line(exc) if str(exc).strip() else "no answer"
+            raise UserError(f"cannot reach the dask scheduler at {address} (tried for "
+                            f"{timeout:g} s): {why}") from None
+        except Exception as exc:   # something else answered
+            raise UserError(f"{address} does not answer as a dask scheduler "
+                            f"({_first_line(exc)})") from None
         try:
             self.threads = threads
             self.config = config
             self.expected = self._expected(config)
-            self._check_workers(timeout)
+            self._check_workers()
+        except KeyboardInterrupt:
+            self.close()
+            raise KeyboardInterrupt(f"while waiting for the workers of the dask scheduler "
+                                    f"at {address}") from None
         except BaseException:
             self.close()
             raise
@@ -144,16 +257,20 @@ class Cluster:
                 "versions": list(config.versions),
                 "plugins": list(worker_plugins(config.plugins))}
 
-    def _check_workers(self, timeout: float) -> None:
+    def _check_workers(self) -> None:
         try:
-            self.client.wait_for_workers(1, timeout=timeout)
-        except (OSError, TimeoutError) as exc:
-            raise UserError(f"the dask scheduler at {self.address} has no workers "
-                            f"({type(exc).__name__} after {timeout:g} s)") from None
+            self.client.wait_for_workers(1, timeout=self.worker_wait)
+        except TimeoutError:
+            raise UserError(f"the dask scheduler at {self.address} has no workers (none "
+                            f"for {self.worker_wait:g} s; --worker-wait sets how long)"
+                            ) from None
+        except OSError:
+            raise UserError(self._lost()) from None
         answers = self.client.run(worker_versions, list(self.config.strategies),
-                                  self.expected["plugins"])
+                                  self.expected["plugins"], on_error="return")
         for worker, got in sorted(answers.items()):
-            problem = _mismatch(self.expected, got)
+            problem = (f"it cannot run durak-sim ({_first_line(got)})"
+                       if isinstance(got, BaseException) else _mismatch(self.expected, got))
             if problem is not None:
                 raise UserError(f"dask worker {worker} cannot play this tournament: {problem}")
         from distributed.comm import get_address_host
@@ -167,36 +284,135 @@ class Cluster:
     def play(self, todo: Sequence[tuple[str, str, int, int]]) -> Iterator[tuple]:
         """Submit every chunk of ``todo``; yield ``(a, b, lo, hi, games, kernel s,
         compile s)`` as each comes back, in the order they finish. Closing the iterator
-        early cancels the chunks not yet finished."""
-        from distributed import as_completed
-
+        early cancels the chunks not yet finished. A cluster that fails raises
+        :class:`durak_sim.runner.Stopped` saying what happened."""
         config = self.config.to_dict()
         futures = {}
+        finished: queue.SimpleQueue = queue.SimpleQueue()
         for a, b, lo, hi in todo:
             f = self.client.submit(play_chunk, config, (a, b), lo, hi, self.expected,
                                    self.threads, self.host_slots, pure=False, retries=1,
                                    key=f"durak-sim-chunk-{a}-{b}-{lo}-{hi}-"
                                        f"{id(self):x}")
             futures[f] = (a, b, lo, hi)
+            f.add_done_callback(finished.put)
+        self._seen, self._silent = time.monotonic(), False   # the cluster last seen working
+        lost = set()   # finished, but their results died with their worker: played again
         try:
-            for f in as_completed(list(futures), loop=self.client.loop):
-                a, b, lo, hi = futures[f]
+            left = len(futures)
+            while left:
+                for f in [f for f in lost if f.status not in ("lost", "pending")]:
+                    lost.discard(f)
+                    finished.put(f)
                 try:
-                    out = f.result()
-                except Exception as exc:
-                    raise RuntimeError(f"a dask worker failed on {a} vs {b} deals "
-                                       f"{lo}..{hi - 1}: {type(exc).__name__}: {exc}") from exc
-                if isinstance(out, dict):
-                    raise UserError(f"a dask worker cannot play this tournament: "
-                                    f"{out['error']}")
+                    f = finished.get(timeout=POLL_SECONDS)
+                except queue.Empty:
+                    self._watch()
+                    continue
+                out = self._result(f, futures[f])
+                if out is None:
+                    lost.add(f)
+                    continue
+                left -= 1
+                self._seen = time.monotonic()
                 games, kernel_s, compile_s = out
                 f.release()
-                yield a, b, lo, hi, games, kernel_s, compile_s
+                yield (*futures[f], games, kernel_s, compile_s)
         finally:
-            self.client.cancel(list(futures), force=True)
+            if self.client.status == "running" and not self._silent:
+                try:
+                    self.client.cancel(list(futures), force=True)
+                except Exception:  # pragma: no cover - closing the client cancels them too
+                    pass
+
+    def _stop(self, why: str):
+        from .runner import Stopped
+
+        return Stopped(why)
+
+    def _result(self, f, chunk: tuple) -> tuple | None:
+        """A finished future's games, or ``None`` when its result is lost (its worker
+        died before the result was fetched: dask plays it again); else raises
+        ``Stopped``."""
+        from concurrent.futures import CancelledError
+
+        a, b, lo, hi = chunk
+        what = f"{a} vs {b} deals {lo}..{hi - 1}"
+        if f.status == "lost":
+            return None
+        try:
+            out = f.result(timeout=self.worker_wait)
+        except CancelledError as exc:
+            if self.client.status != "running" or "connection" in getattr(exc, "reason", ""):
+                raise self._stop(self._lost()) from None
+            raise self._stop(f"the dask scheduler at {self.address} cancelled {what}"
+                             ) from None
+        except TimeoutError:
+            if f.status in ("lost", "pending"):
+                return None
+            if not self._answers():
+                raise self._stop(self._silence("has not answered")) from None
+            raise self._stop(f"cannot fetch {what} from the dask workers of "
+                             f"{self.address} (no answer for {self.worker_wait:g} s)"
+                             ) from None
+        except StrategyFailure:
+            raise   # a strategy's own failure: the same line as a local run's
+        except Exception as exc:
+            if f.status != "error" and not self._answers():   # fetching it failed
+                raise self._stop(self._lost()) from None
+            if type(exc).__name__ == "KilledWorker":   # (dask gave the chunk up)
+                n = getattr(exc, "allowed_failures", 0) + 1
+                last = getattr(getattr(exc, "last_worker", None), "address", "?")
+                raise self._stop(f"{n} dask worker{'s' if n > 1 else ''} died while playing "
+                                 f"{what} (the last: {last})") from None
+            raise self._stop(f"a dask worker failed on {what}: {_first_line(exc)}"
+                             ) from None
+        if isinstance(out, dict):
+            raise self._stop(f"dask worker {self._who(f)} cannot play this tournament: "
+                             f"{out['error']}")
+        return out
+
+    def _answers(self) -> bool:
+        if self.client.status != "running":
+            return False
+        try:
+            self.client.nthreads(callback_timeout=POLL_SECONDS)
+        except (OSError, TimeoutError):
+            return False
+        return True
+
+    def _who(self, f) -> str:
+        try:
+            return ", ".join(self.client.who_has([f]).get(f.key, ())) or "?"
+        except Exception:  # pragma: no cover - only to name it
+            return "?"
+
+    def _watch(self) -> None:
+        """No chunk came back for a while: raise ``Stopped`` when the scheduler is lost,
+        or has had no worker or not answered for ``worker_wait`` seconds."""
+        if self.client.status != "running":
+            raise self._stop(self._lost())
+        left = self._seen + self.worker_wait - time.monotonic()
+        try:
+            workers = len(self.client.nthreads(callback_timeout=max(POLL_SECONDS, left)))
+        except (OSError, TimeoutError):
+            workers = None
+        self._silent = workers is None
+        if workers:
+            self._seen = time.monotonic()
+        elif time.monotonic() - self._seen >= self.worker_wait:
+            raise self._stop(self._silence("has not answered" if workers is None
+                                           else "has had no worker"))
+
+    def _lost(self) -> str:
+        return f"lost the connection to the dask scheduler at {self.address}"
+
+    def _silence(self, what: str) -> str:
+        return (f"the dask scheduler at {self.address} {what} for {self.worker_wait:g} s "
+                f"(--worker-wait)")
 
     def close(self) -> None:
         try:
-            self.client.close()
+            self.client.close(timeout=CONNECT_TIMEOUT)
         except Exception:  # pragma: no cover - closing a broken connection
             pass

@@ -47,7 +47,8 @@ RESULT_COLUMNS = ("outcome", "durak", "first_attacker", "bouts", "cards_left")
 
 
 class Stopped(Exception):
-    """Ctrl-C stopped the play; everything played is saved."""
+    """Ctrl-C stopped the play, or a failing cluster did (the message says what happened);
+    everything played is saved."""
 
 
 class StoreFailed(OSError):
@@ -471,9 +472,9 @@ def _play_cluster(cluster, config, manifest: Manifest, board: Board, played: Pla
             wdl, pent = block_scores(games)
             board.advance((a, b), hi - lo, kernel_s, wdl=wdl, pent=pent)
             store.chunk(a, b, lo, hi, games)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Stopped) as exc:   # Ctrl-C, or the cluster failed
         chunks.close()   # the cluster's unfinished chunks are cancelled
         store.finish()
-        raise Stopped from None
+        raise Stopped(*exc.args) from None
     finally:
         chunks.close()

@@ -60,16 +60,17 @@ TIMING = "timing.json"
 
 
 class TournamentInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a tournament; everything played is saved in ``out`` (``partial``:
-    chunks saved in part, to be continued)."""
+    """Ctrl-C stopped a tournament, or a failing dask cluster did (``reason`` says what
+    happened); everything played is saved in ``out`` (``partial``: chunks saved in part,
+    to be continued)."""
 
     def __init__(self, out: Path, chunks_done: int, chunks_total: int,
-                 scheduler: str | None = None, partial: int = 0):
+                 scheduler: str | None = None, partial: int = 0, reason: str | None = None):
         more = f" (and {partial} more in part)" if partial else ""
-        super().__init__(f"interrupted: {chunks_done} of {chunks_total} chunks saved{more} "
-                         f"in {out}")
+        super().__init__(f"{reason or 'interrupted'}: {chunks_done} of {chunks_total} chunks "
+                         f"saved{more} in {out}")
         self.out, self.chunks_done, self.chunks_total = Path(out), chunks_done, chunks_total
-        self.scheduler, self.partial = scheduler, partial
+        self.scheduler, self.partial, self.reason = scheduler, partial, reason
 
     @property
     def resume_command(self) -> str:
@@ -448,7 +449,8 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
                    chunk_deals: int | None = None, rules: Rules | None = None,
                    plugins: Sequence[str] = (), command: str | None = None,
                    report: bool = True, console=None,
-                   scheduler: str | None = None) -> TournamentResult:
+                   scheduler: str | None = None,
+                   worker_wait: float | None = None) -> TournamentResult:
     """Play (or, with ``resume``, continue) a tournament and store every finished chunk.
 
     ``strategies``: the field (default every built-in level); ``gauntlet``: one strategy
@@ -463,11 +465,13 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
     (:func:`durak_sim.report.build_report`); ``command``: the command line to record in
     the manifest (default ``sys.argv``); ``scheduler``: the address of a dask.distributed
     scheduler whose workers play the chunks (:mod:`durak_sim.cluster`; this process stores
-    them, and the results are the same bytes as a local run's).
+    them, and the results are the same bytes as a local run's); ``worker_wait``: how long
+    it may see no worker before it stops (:data:`durak_sim.cluster.WORKER_WAIT`).
 
     With ``resume`` the tournament stored in ``out`` continues; options left ``None`` are
     taken from its manifest and options given must agree with it (else ``UserError``).
-    Ctrl-C raises :class:`TournamentInterrupted` after every finished deal is saved.
+    Ctrl-C raises :class:`TournamentInterrupted` after every finished deal is saved; so
+    does a dask cluster that fails during the run (with its ``reason``).
 
     >>> r = run_tournament(["random", "easy"], deals=50, seed=2, out=_doctest_dir(),
     ...                    progress=False, report=False)
@@ -506,7 +510,8 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
     if scheduler is not None:
         from .cluster import Cluster
 
-        cluster = Cluster(scheduler, config, threads)   # refuses a cluster that cannot play it
+        # (refuses a cluster that cannot play it)
+        cluster = Cluster(scheduler, config, threads, worker_wait=worker_wait)
     try:
         if not resume:
             _new_out_dir(out)
@@ -634,7 +639,7 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
                         f"then continue with: "
                         f"{TournamentInterrupted(out, 0, 0, _address(cluster)).resume_command}"
                         ) from None
-    except runner.Stopped:
+    except runner.Stopped as exc:
         # (the prefetching thread is a daemon: no need to wait for its imports)
         prefetcher = None
         stored = Manifest.load(out)
@@ -644,7 +649,8 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
         except (OSError, StorageError):  # pragma: no cover - a courtesy, never an error
             pass
         raise TournamentInterrupted(out, result.chunks_done, total_chunks, _address(cluster),
-                                    partial=len(stored.partials)) from None
+                                    partial=len(stored.partials), reason=str(exc) or None
+                                    ) from None
     finally:
         if prefetcher is not None:
             # never fork (the report's drawing processes) while it may hold an import lock
