@@ -174,7 +174,7 @@ def play_chunk(config_dict: dict, pairing: tuple[str, str], lo: int, hi: int,
     worker would not play the client's games."""
     from .play import resolve_strategies
     from .runner import play_deals
-    from .tournament import TournamentConfig
+    from .tournament_config import TournamentConfig
 
     config = TournamentConfig.from_dict(config_dict)
     got = worker_versions(config.strategies, expected["plugins"])

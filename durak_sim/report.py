@@ -51,7 +51,7 @@ from .formatting import ci, elo_ci, finite, is_sweep, num, pct, pct_ci
 from .rules import RULES_VERSION
 from .stats import GAME_COLUMNS, GameCounts
 from .storage import Manifest, game_arrays, games_frame, read_chunks
-from .tournament import TournamentConfig, check_stored
+from .tournament_config import TournamentConfig, check_stored
 
 #: table name -> CSV file, in report order
 TABLE_FILES = {"ratings": "ratings.csv", "crosstable": "crosstable.csv",
