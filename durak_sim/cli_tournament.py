@@ -17,7 +17,7 @@ from .limits import MAX_CHUNK_DEALS, MAX_DEALS, MAX_INDEX
 EXIT_INTERRUPTED = 130
 # durak_sim.tournament's defaults, repeated for the help text so that starting the CLI does
 # not import numpy (tests/test_tournament.py checks that they agree)
-DEFAULT_DEALS, CHUNK_DEALS, RUNS_DIR = 3_000, 50_000, "reports/runs"
+DEFAULT_DEALS, CHUNK_DEALS, RUNS_DIR = 1_000, 50_000, "reports/runs"
 
 
 def _command_line() -> str:

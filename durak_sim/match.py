@@ -181,7 +181,11 @@ def run_match(a: str, b: str, *, deals: int, seed: int = 1, threads: int | None 
         while played < deals and not stop:
             n = min(sizer.size, deals - played)
             batch = play_games(strats, seed=seed, deals=range(played, played + n),
-                               swap=swap, threads=threads, rules=rules, record=out is not None)
+                               swap=swap, threads=threads, rules=rules, record=out is not None,
+                               stop=None if stop is None else stop.kernel_flag)
+            n = len(batch) // (2 if swap else 1)   # fewer when Ctrl-C came during the call
+            if n == 0:
+                break
             played += n
             seconds += batch.seconds
             compile_s += batch.compile_seconds

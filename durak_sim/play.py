@@ -48,7 +48,7 @@ def resolve_strategies(names: Sequence[str | Strategy]) -> list[Strategy]:
 
 
 #: about how long a cold compile of the game kernel takes on a 2-core machine (the notice)
-KERNEL_COMPILE_SECONDS = 10
+KERNEL_COMPILE_SECONDS = 12
 _kernel_ready = False
 
 
@@ -122,6 +122,13 @@ class GameBatch:
 
     def __len__(self) -> int:
         return len(self.deals)
+
+    def head(self, k: int) -> "GameBatch":
+        """The batch of its first ``k`` games."""
+        cut = (lambda a: None if a is None else a[:k])
+        return GameBatch(self.seed, self.rules, self.strategies, self.deals[:k], self.rots[:k],
+                         self.results[:k], cut(self.actions), cut(self.decks), self.seconds,
+                         self.compile_seconds, self.meta)
 
     def seat_names(self, g: int) -> list[str]:
         n = len(self.strategies)
@@ -206,8 +213,13 @@ def _set_threads(threads: int | None) -> int:
 
 def play_schedule(strategies: Sequence[str | Strategy], seed: int, deals: np.ndarray,
                   rots: np.ndarray, *, rules: Rules = Rules(), threads: int | None = None,
-                  record: bool = False) -> GameBatch:
-    """Play the games ``(deals[g], rots[g])`` and return their batch."""
+                  record: bool = False, stop: np.ndarray | None = None) -> GameBatch:
+    """Play the games ``(deals[g], rots[g])`` and return their batch.
+
+    ``stop``: an ``int64`` array of one element that another thread may set (Ctrl-C,
+    :class:`durak_sim.runner.StopFlag`); the kernel then begins no further game, and the
+    batch holds the games played before the first one not played (``len(batch)`` may be
+    less than ``len(deals)``)."""
     import time
 
     strats = resolve_strategies(strategies)
@@ -215,7 +227,7 @@ def play_schedule(strategies: Sequence[str | Strategy], seed: int, deals: np.nda
     if len(strats) != rules.players:
         raise UserError(f"{rules.players} players need {rules.players} strategies, got {len(strats)}")
     if not all(s.compiled for s in strats):
-        return _play_reference(strats, seed, deals, rots, rules, record)
+        return _play_reference(strats, seed, deals, rots, rules, record, stop)
     E = _kernel()
     n_threads = _set_threads(threads)
     prepare_s = prepare(strats)
@@ -226,6 +238,7 @@ def play_schedule(strategies: Sequence[str | Strategy], seed: int, deals: np.nda
     results = np.zeros((n, E.R_COLS), np.int64)
     actions = decks = None
     compile_s = prepare_s + _warm(E, fns, rules, mem_size, resets)
+    flag = np.zeros(1, np.int64) if stop is None else stop
     t1 = time.perf_counter()
     try:
         if record:
@@ -234,14 +247,20 @@ def play_schedule(strategies: Sequence[str | Strategy], seed: int, deals: np.nda
             for lo in range(0, n, RECORD_BLOCK):
                 hi = min(n, lo + RECORD_BLOCK)
                 _run(E, seed, deals[lo:hi], rots[lo:hi], fns, rules, mem_size, resets,
-                     n_threads, results[lo:hi], actions[lo:hi], decks[lo:hi])
+                     n_threads, results[lo:hi], actions[lo:hi], decks[lo:hi], flag)
         else:
             _run(E, seed, deals, rots, fns, rules, mem_size, resets, n_threads, results, None,
-                 None)
+                 None, flag)
     except Exception as exc:   # a strategy raised inside the kernel (numba: SystemError)
         raise _failure(E, strats, seed, deals, rots, rules, fns, mem_size, resets, exc) \
             from None
     seconds = time.perf_counter() - t1
+    if flag[0]:   # stopped: keep the games before the first one not played
+        cut = np.flatnonzero(results[:, E.R_ERROR] == E.ERR_STOPPED)
+        k = int(cut[0]) if len(cut) else n
+        deals, rots, results = deals[:k], rots[:k], results[:k]
+        if record:
+            actions, decks = actions[:k], decks[:k]
     batch = GameBatch(seed, rules, strats, deals, rots, results, actions, decks, seconds,
                       compile_s, {"backend": "kernel", "threads": n_threads})
     _check_errors(batch)
@@ -265,14 +284,15 @@ def _warm(E, fns, rules, mem_size, resets) -> float:
     try:
         E.play_batch(np.int64(0), one, one, fns, np.int64(rules.players),
                      np.int64(rules.hand_size), mem_size, resets, np.int64(1), res, False,
-                     dummy, dummy)
+                     dummy, dummy, np.zeros(1, np.int64))
     except Exception:  # noqa: BLE001 - compiled; a strategy failing in this game fails again
         pass           # in the real games, where it is told with their seed and deal
     _warmed.add(key)
     return time.perf_counter() - t
 
 
-def _run(E, seed, deals, rots, fns, rules, mem_size, resets, n_threads, results, actions, decks):
+def _run(E, seed, deals, rots, fns, rules, mem_size, resets, n_threads, results, actions, decks,
+         stop):
     n = len(deals)
     if n == 0:
         return
@@ -283,7 +303,7 @@ def _run(E, seed, deals, rots, fns, rules, mem_size, resets, n_threads, results,
     n_chunks = max(1, min(n, 16 * n_threads))
     E.play_batch(np.int64(seed), np.ascontiguousarray(deals), np.ascontiguousarray(rots), fns,
                  np.int64(rules.players), np.int64(rules.hand_size), mem_size, resets,
-                 np.int64(n_chunks), results, record, actions, decks)
+                 np.int64(n_chunks), results, record, actions, decks, stop)
 
 
 def _failure(E, strats, seed, deals, rots, rules, fns, mem_size, resets, exc) -> Exception:
@@ -311,7 +331,7 @@ def _find_failure(E, strats, seed, deals, rots, rules, fns, mem_size, resets, ex
         res = np.zeros((hi - lo, E.R_COLS), np.int64)
         try:
             _run(E, seed, deals[lo:hi], rots[lo:hi], fns, rules, mem_size, resets, 1, res,
-                 None, None)
+                 None, None, np.zeros(1, np.int64))
         except Exception:  # noqa: BLE001 - what is being looked for
             return True
         return False
@@ -351,7 +371,7 @@ def _check_errors(batch: GameBatch) -> None:
                                 f"deal {int(batch.deals[g])}")
 
 
-def _play_reference(strats, seed, deals, rots, rules, record) -> GameBatch:
+def _play_reference(strats, seed, deals, rots, rules, record, stop=None) -> GameBatch:
     """The slow path: any strategy written in plain Python plays on the reference engine."""
     import time
 
@@ -367,6 +387,12 @@ def _play_reference(strats, seed, deals, rots, rules, record) -> GameBatch:
     decks = np.zeros((n, 36), np.int64) if record else None
     t = time.perf_counter()
     for g in range(n):
+        if stop is not None and stop[0]:   # stopped: the games played before this one
+            n = g
+            deals, rots, results = deals[:g], rots[:g], results[:g]
+            if record:
+                actions, decks = actions[:g], decks[:g]
+            break
         rot = int(rots[g])
         seated = [strats[(s + rot) % players] for s in range(players)]
         try:
@@ -401,8 +427,14 @@ def _play_reference(strats, seed, deals, rots, rules, record) -> GameBatch:
 
 def play_games(strategies: Sequence[str | Strategy], *, seed: int, deals: Iterable[int],
                swap: bool = True, rules: Rules = Rules(), threads: int | None = None,
-               record: bool = False) -> GameBatch:
+               record: bool = False, stop: np.ndarray | None = None) -> GameBatch:
     """Play every deal of ``deals`` between ``strategies`` (seat order), each deal once per
-    seat rotation when ``swap`` (duplicate play)."""
+    seat rotation when ``swap`` (duplicate play). ``stop`` as for :func:`play_schedule`; a
+    stopped batch keeps whole deals only (every rotation of each)."""
     d, rots = game_schedule(deals, rules.players, swap)
-    return play_schedule(strategies, seed, d, rots, rules=rules, threads=threads, record=record)
+    batch = play_schedule(strategies, seed, d, rots, rules=rules, threads=threads,
+                          record=record, stop=stop)
+    per = rules.players if swap else 1
+    if len(batch) % per:
+        batch = batch.head(len(batch) - len(batch) % per)
+    return batch

@@ -66,6 +66,9 @@ class Board:
         self.rows: dict = {}
         self.status = ""
         self.started = time.perf_counter()
+        #: whether a live display shows it (set by :func:`live`): the run need not compute
+        #: the running scores of a board nobody sees
+        self.shown = False
 
     def add(self, key, label: str, total: int, done: int = 0, a: str | None = None,
             b: str | None = None) -> None:
@@ -205,6 +208,7 @@ def live(board: Board, enabled: bool = True, console=None):
         return _Quiet()
     import sys
 
+    board.shown = True
     # lines printed to a terminal stdout meanwhile go above the board (when stdout is a
     # file or a pipe it is left alone)
     return Live(board, console=console, refresh_per_second=4, transient=False,

@@ -96,12 +96,17 @@ class BlockSizer:
             self.size = min(self.size, self.most)
 
 
-def play_deals(strats, config, lo: int, hi: int, threads) -> tuple:
+def play_deals(strats, config, lo: int, hi: int, threads, stop=None) -> tuple:
     """Deals ``lo .. hi - 1`` of one pairing, each twice with the seats swapped, in one
     kernel call: ``((deals, rots, columns), kernel s, compile s)`` with the result columns
-    narrowed to their stored types."""
+    narrowed to their stored types. ``stop`` (a :class:`StopFlag`) set during the call: the
+    deals before the first one not finished (``len(deals) // 2`` of them)."""
     d, r = game_schedule(np.arange(lo, hi, dtype=np.int64), 2, True)
-    batch = play_schedule(strats, config.seed, d, r, rules=config.rules, threads=threads)
+    batch = play_schedule(strats, config.seed, d, r, rules=config.rules, threads=threads,
+                          stop=None if stop is None else stop.kernel_flag)
+    if len(batch) % 2:
+        batch = batch.head(len(batch) - 1)
+    d, r = batch.deals, batch.rots
     cols = {k: v.astype(INT_COLUMNS.get(k, np.int8)) for k, v in result_columns(batch).items()}
     return (d, r, cols), batch.seconds, batch.compile_seconds
 
@@ -244,6 +249,8 @@ class StopFlag:
 
     def __init__(self, on_kill: str = ""):
         self.event = threading.Event()
+        #: set with the event: the kernel begins no further game (play_schedule's ``stop``)
+        self.kernel_flag = np.zeros(1, np.int64)
         self.on_kill = on_kill
         self._old = self._pipe = self._old_fd = self._timer = None
 
@@ -279,6 +286,7 @@ class StopFlag:
             if self.event.is_set():
                 print(f"durak-sim: stopped at once{self.on_kill}", file=sys.stderr, flush=True)
                 os._exit(130)
+            self.kernel_flag[0] = 1
             self.event.set()
             self._timer = threading.Timer(self.WAIT_NOTICE, self._still_waiting)
             self._timer.daemon = True
@@ -367,7 +375,7 @@ def play_local(out: Path, config, manifest: Manifest, threads, board: Board, sto
             for p in active:
                 if stop:
                     break
-                _play_block(p, config, threads, board, played, store)
+                _play_block(p, config, threads, board, played, store, stop)
     except BaseException:
         _save_partials(runs, store, board)   # whatever stopped it, keep what was played
         raise
@@ -385,17 +393,21 @@ def _save_partials(runs: list, store: _Store, board: Board) -> None:
 
 
 def _play_block(p: _Pairing, config, threads, board: Board, played: Played,
-                store: _Store) -> None:
+                store: _Store, stop: "StopFlag | None" = None) -> None:
     lo, hi = p.chunk
     n = min(p.sizer.size, hi - p.pos)
-    games, kernel_s, compile_s = play_deals(p.strats, config, p.pos, p.pos + n, threads)
+    games, kernel_s, compile_s = play_deals(p.strats, config, p.pos, p.pos + n, threads, stop)
     played.kernel_seconds += kernel_s
     played.compile_seconds += compile_s
+    if len(games[0]) < 2 * n:   # Ctrl-C during the call: the deals finished before it
+        n = len(games[0]) // 2
+        if n == 0:
+            return
     played.deals += n
     p.pos += n
     p.parts.append(games)
     p.since_save += kernel_s
-    wdl, pent = block_scores(games)
+    wdl, pent = block_scores(games) if board.shown else (None, None)
     board.advance((p.a, p.b), n, kernel_s, wdl=wdl, pent=pent)
     p.sizer.played(n, kernel_s)
     if p.pos == hi:

@@ -166,7 +166,11 @@ def run_sprt(a: str, b: str, elo0: float, elo1: float, seed: int = 1,
                     break
                 n = min(sizer.size, hi - pos)
                 d, r = game_schedule(np.arange(pos, pos + n, dtype=np.int64), 2, True)
-                batch = play_schedule(strats, seed, d, r, rules=rules, threads=threads)
+                batch = play_schedule(strats, seed, d, r, rules=rules, threads=threads,
+                                      stop=None if stop is None else stop.kernel_flag)
+                if len(batch) < len(d):   # Ctrl-C during the call: this block is not whole
+                    interrupted = True
+                    break
                 seconds += batch.seconds
                 compile_s += batch.compile_seconds
                 sizer.played(n, batch.seconds)

@@ -26,7 +26,7 @@ from .storage import Manifest, StorageError
 #: twice. The four built-in levels play them in about a minute on 2 cores (hard against easy,
 #: its long endgame searches, takes most of it), and every step of the ladder still comes out
 #: well clear of even (95% intervals of about +-1.5 points).
-DEFAULT_DEALS = 3_000
+DEFAULT_DEALS = 1_000
 #: deal indices per stored chunk: large enough that storage costs little next to play
 CHUNK_DEALS = 50_000
 #: parent of the default output folders (relative to the working directory)

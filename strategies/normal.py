@@ -357,4 +357,4 @@ def decide(obs, legal, hist, rng, mem):
 register_strategy("normal", decide, version=1, memory=M_SIZE, reset=M_SIZE,
                   description="saves trumps, throws in what the defender cannot beat, "
                               "weighs taking, plays the empty-stock ending exactly (R10.3)",
-                  compile_seconds=4)
+                  compile_seconds=5)

@@ -234,3 +234,26 @@ def test_a_strategy_that_never_returns_is_stopped_by_a_second_ctrl_c(tmp_path, k
             proc.wait()
     assert proc.returncode == 130
     assert took < 1.0
+
+
+def test_the_kernel_begins_no_game_once_the_stop_flag_is_set():
+    import threading
+
+    import numpy as np
+
+    from durak_sim.play import play_games
+
+    flag = np.ones(1, np.int64)
+    assert len(play_games(["random", "easy"], seed=1, deals=range(100), stop=flag)) == 0
+    # set from another thread during a long call (hard against easy, one thread): the call
+    # ends within a game or two, with the games before the stop exactly as unstopped
+    play_games(["hard", "easy"], seed=3, deals=range(1), threads=1)   # compiled
+    flag[0] = 0
+    timer = threading.Timer(0.3, lambda: flag.__setitem__(0, 1))
+    timer.start()
+    t = time.monotonic()
+    cut = play_games(["hard", "easy"], seed=3, deals=range(5000), threads=1, stop=flag)
+    took = time.monotonic() - t
+    assert took < 1.3 and 0 < len(cut) < 10000 and len(cut) % 2 == 0
+    whole = play_games(["hard", "easy"], seed=3, deals=range(len(cut) // 2), threads=1)
+    assert np.array_equal(cut.results, whole.results)

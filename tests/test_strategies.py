@@ -12,8 +12,8 @@ from durak_sim.registry import builtin_levels, get_strategy, strategy_names
 def test_strategy_plays_legally_and_reproducibly(name):
     # an illegal action would raise; both seats, against every other registered strategy
     for other in strategy_names():
-        a = play_games([name, other], seed=99, deals=range(60))
-        b = play_games([name, other], seed=99, deals=range(60))
+        a = play_games([name, other], seed=99, deals=range(30))
+        b = play_games([name, other], seed=99, deals=range(30))
         assert np.array_equal(a.results, b.results)
 
 

@@ -333,10 +333,10 @@ def test_an_error_while_playing_keeps_every_finished_deal(tmp_path, monkeypatch)
 
     real = runner.play_deals
 
-    def failing_at_300(strats, config, lo, hi, threads):
+    def failing_at_300(strats, config, lo, hi, threads, stop=None):
         if lo >= 300:
             raise RuntimeError("kernel failed")
-        return real(strats, config, lo, hi, threads)
+        return real(strats, config, lo, hi, threads, stop)
 
     out = tmp_path / "t"
     with monkeypatch.context() as m:

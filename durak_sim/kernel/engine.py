@@ -169,7 +169,7 @@ R_BOUTS = 3
 R_CARDS_LEFT = 4  # cards in the Durak's hand at the end (0 on a draw)
 R_N_ACTIONS = 5
 R_DECISIONS = 6  # strategy calls (forced actions are not asked)
-R_ERROR = 7  # 0 fine, ERR_ILLEGAL, ERR_TOO_LONG
+R_ERROR = 7  # 0 fine, ERR_ILLEGAL, ERR_TOO_LONG, ERR_STOPPED
 R_ERROR_SEAT = 8
 R_ERROR_ACTION = 9
 R_N_OUT = 10
@@ -178,6 +178,7 @@ R_COLS = 17
 
 ERR_ILLEGAL = 1
 ERR_TOO_LONG = 2
+ERR_STOPPED = 3  # not played: the stop flag was set before the game began
 
 #: capacity of the action history of one game; no game of these rules comes near it
 MAX_ACTIONS = 4096
@@ -507,9 +508,11 @@ def _result(st, decisions, err, err_seat, err_action, results, g):
 
 @numba.njit(**JIT)
 def play_range(seed, deals, rots, fns, players, hand_size, mem_size, resets, lo, hi,
-               results, record, rec_actions, rec_decks):
+               results, record, rec_actions, rec_decks, stop):
     """Play games ``lo..hi-1`` of a batch serially with buffers of its own; write game
-    ``g``'s result into ``results[g]`` (R_* columns).
+    ``g``'s result into ``results[g]`` (R_* columns). A game that would begin once
+    ``stop[0]`` is set (by another thread: Ctrl-C) is not played: its ``R_ERROR`` is
+    ``ERR_STOPPED``, so that a call ends within one game of a stop.
 
     Seat ``s`` of game ``g`` is played by ``fns[(s + rots[g]) % players]``; its random stream
     is ``(seed, deals[g], s)`` and its workspace ``mems[s]``. With ``record`` each game's
@@ -529,6 +532,9 @@ def play_range(seed, deals, rots, fns, players, hand_size, mem_size, resets, lo,
     mem1 = mems[1]
     cap = hist.shape[0]
     for g in range(lo, hi):
+        if stop[0] != 0:
+            results[g, R_ERROR] = ERR_STOPPED
+            continue
         rot = rots[g]
         _new_game(st, seed, deals[g], players, hand_size, rot, resets, rngs, mems)
         f0 = rot % players  # strategy of seat 0; seat s plays fns[(f0 + s) % players]
@@ -574,7 +580,7 @@ def play_range(seed, deals, rots, fns, players, hand_size, mem_size, resets, lo,
 
 @numba.njit(parallel=True, **JIT)
 def play_batch(seed, deals, rots, fns, players, hand_size, mem_size, resets, n_chunks,
-               results, record, rec_actions, rec_decks):
+               results, record, rec_actions, rec_decks, stop):
     """Play every game of a batch, ``n_chunks`` chunks in parallel. Game ``g`` is deal
     ``deals[g]`` with rotation ``rots[g]``; its results land in ``results[g]`` whatever the
     chunking or the thread count, so the output is the same for any of them."""
@@ -590,5 +596,5 @@ def play_batch(seed, deals, rots, fns, players, hand_size, mem_size, resets, n_c
             lo = c * n // n_chunks
             hi = (c + 1) * n // n_chunks
             play_range(seed, deals, rots, fns, players, hand_size, mem_size, resets, lo, hi,
-                       results, record, rec_actions, rec_decks)
+                       results, record, rec_actions, rec_decks, stop)
             c = _fetch_add(next_chunk, np.int64(1))
