@@ -24,3 +24,5 @@ MAX_BENCH_DEALS = 10_000_000
 MAX_REPEAT = 1_000
 MAX_RECORD_DEALS = 1_000_000
 MAX_NODES = 1 << 62
+#: deals of one series (R9): the kernel plays a series in one go, its rows held together
+MAX_SERIES_DEALS = 10_000

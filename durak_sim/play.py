@@ -30,10 +30,18 @@ class IllegalStrategyAction(StrategyFailure):
 
 
 def _kernel():
-    # imported lazily: importing numba costs half a second that listing strategies must not pay
-    from .kernel import engine
+    """The kernel's batch player (numba: imported lazily, it costs half a second that listing
+    strategies must not pay)."""
+    from .kernel import batch
 
-    return engine
+    return batch
+
+
+def _layout():
+    """The kernel's state and result-row layout (plain constants, no numba)."""
+    from .kernel import layout
+
+    return layout
 
 
 def cpu_count() -> int:
@@ -106,12 +114,14 @@ def check_seed(seed: int) -> int:
 
 @dataclass
 class GameBatch:
-    """Results of a batch of games; ``results`` holds the kernel's R_* columns per game."""
+    """Results of a batch of games; ``results`` holds the kernel's R_* columns per game
+    (:mod:`durak_sim.kernel.layout`). In a batch of series (R9), ``deals`` holds each row's
+    series index and ``series_deal`` its deal in the series."""
 
     seed: int
     rules: Rules
     strategies: list[Strategy]
-    deals: np.ndarray  # deal index per game
+    deals: np.ndarray  # deal index per game (a series batch: the series)
     rots: np.ndarray  # seat s of game g is played by strategies[(s + rots[g]) % players]
     results: np.ndarray
     actions: np.ndarray | None = None  # packed histories per game when recorded
@@ -119,6 +129,7 @@ class GameBatch:
     seconds: float = 0.0
     compile_seconds: float = 0.0
     meta: dict = field(default_factory=dict)
+    series_deal: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.deals)
@@ -128,7 +139,7 @@ class GameBatch:
         cut = (lambda a: None if a is None else a[:k])
         return GameBatch(self.seed, self.rules, self.strategies, self.deals[:k], self.rots[:k],
                          self.results[:k], cut(self.actions), cut(self.decks), self.seconds,
-                         self.compile_seconds, self.meta)
+                         self.compile_seconds, self.meta, cut(self.series_deal))
 
     def seat_names(self, g: int) -> list[str]:
         n = len(self.strategies)
@@ -136,13 +147,18 @@ class GameBatch:
 
     @property
     def decisions(self) -> int:
-        return int(self.results[:, _kernel().R_DECISIONS].sum())
+        return int(self.results[:, _layout().R_DECISIONS].sum())
+
+    def places(self) -> np.ndarray:
+        """``(games, players)``: each seat's place (1 first out; the Durak last)."""
+        L = _layout()
+        return self.results[:, L.R_PLACES:L.R_PLACES + self.rules.players]
 
     def frame(self):
-        """One row per game (the columns ``durak_sim.stats`` expects)."""
+        """One row per game (the columns ``durak_sim.stats`` expects; two players)."""
         import pandas as pd
 
-        E = _kernel()
+        E = _layout()
         r = self.results
         names = np.array([s.name for s in self.strategies], dtype=object)
         n = len(names)
@@ -160,29 +176,46 @@ class GameBatch:
             "cards_left": r[:, E.R_CARDS_LEFT],
         })
 
+    def result_of(self, g: int) -> dict:
+        """Game ``g``'s result in the record's form (docs/game-record.md)."""
+        E = _layout()
+        row = self.results[g]
+        durak = int(row[E.R_DURAK])
+        team = int(row[E.R_DURAK_TEAM])
+        res = {"outcome": "draw" if row[E.R_OUTCOME] == 1 else "durak",
+               "durak": None if durak < 0 else durak,
+               "out_order": [int(x) for x in row[E.R_OUT:E.R_OUT + row[E.R_N_OUT]]],
+               "bouts": int(row[E.R_BOUTS])}
+        if self.rules.players > 2:
+            res["places"] = [int(p) for p in row[E.R_PLACES:E.R_PLACES + self.rules.players]]
+        if self.rules.teams:
+            res["durak_team"] = None if team < 0 else team
+        if row[E.R_CAPPED]:
+            res["capped"] = True
+        return res
+
     def records(self) -> Iterator[dict]:
         """Game records (``durak-sim/record/1``) of a recorded batch, in game order."""
         from .actions import unpack_history
         from .records import make_record
+        from .seeding import deal_table
 
         if self.actions is None:
             raise ValueError("this batch was played without records")
-        E = _kernel()
+        E = _layout()
         players, hs = self.rules.players, self.rules.hand_size
         for g in range(len(self)):
             row = self.results[g]
-            deck = [int(c) for c in self.decks[g]]
-            n = players * hs
-            hands = [deck[s:n:players] for s in range(players)]
-            stock = deck[n + 1:] + [deck[n]]
+            dealer = int(row[E.R_DEALER])
+            hands, stock, face_up = deal_table([int(c) for c in self.decks[g]], players, hs,
+                                               dealer)
             acts = [unpack_history(int(e)) for e in self.actions[g, :row[E.R_N_ACTIONS]]]
-            durak = int(row[E.R_DURAK])
-            result = {"outcome": "draw" if durak < 0 else "durak",
-                      "durak": None if durak < 0 else durak,
-                      "out_order": [int(x) for x in row[E.R_OUT:E.R_OUT + row[E.R_N_OUT]]],
-                      "bouts": int(row[E.R_BOUTS])}
+            series = None
+            if self.series_deal is not None:
+                series = {"series": int(self.deals[g]), "deal": int(self.series_deal[g])}
             yield make_record(self.rules, self.seed, int(self.deals[g]), self.seat_names(g),
-                              hands, stock, int(row[E.R_FIRST]), acts, result)
+                              hands, stock, int(row[E.R_FIRST]), acts, self.result_of(g),
+                              trump=face_up, dealer=dealer, series=series)
 
 
 def game_schedule(deals: Iterable[int], players: int, swap: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -211,6 +244,16 @@ def _set_threads(threads: int | None) -> int:
     return t
 
 
+def check_supported(strats: Sequence[Strategy], rules: Rules) -> None:
+    """One line (UserError) when a strategy does not play ``rules`` (rulesets.md)."""
+    for s in strats:
+        if not s.supports(rules):
+            what = "every ruleset" if s.plays == "all" else \
+                "only the two-player default game (podkidnoy, 2 players)"
+            raise UserError(f"strategy {s.name!r} does not play {rules.describe()}; it plays "
+                            f"{what}")
+
+
 def play_schedule(strategies: Sequence[str | Strategy], seed: int, deals: np.ndarray,
                   rots: np.ndarray, *, rules: Rules = Rules(), threads: int | None = None,
                   record: bool = False, stop: np.ndarray | None = None) -> GameBatch:
@@ -220,209 +263,148 @@ def play_schedule(strategies: Sequence[str | Strategy], seed: int, deals: np.nda
     :class:`durak_sim.runner.StopFlag`); the kernel then begins no further game, and the
     batch holds the games played before the first one not played (``len(batch)`` may be
     less than ``len(deals)``)."""
+    return _play(strategies, seed, deals, rots, None, rules, threads, record, stop)
+
+
+def play_series(strategies: Sequence[str | Strategy], *, seed: int, series: Iterable[int],
+                deals: int, rules: Rules = Rules(), threads: int | None = None,
+                record: bool = False, stop: np.ndarray | None = None) -> GameBatch:
+    """Play series ``series`` (indices) of ``deals`` deals each at one table, the line-up in
+    seat order (R9, rules E13): row ``j * deals + k`` is deal ``k`` of the ``j``-th series
+    listed. A stopped batch keeps whole series only.
+
+    >>> b = play_series(["random", "easy", "random"], seed=1, series=range(2), deals=3,
+    ...                 rules=Rules(players=3))
+    >>> len(b), b.series_deal.tolist()
+    (6, [0, 1, 2, 0, 1, 2])
+    """
+    from .limits import MAX_SERIES_DEALS
+
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or \
+            not 1 <= deals <= MAX_SERIES_DEALS:
+        raise UserError(f"a series has 1..{MAX_SERIES_DEALS:,} deals, got {deals!r}")
+    ids, _ = game_schedule(series, 1, False)
+    return _play(strategies, seed, ids, np.zeros(len(ids), np.int64), int(deals), rules,
+                 threads, record, stop)
+
+
+def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record, stop):
     import time
 
     strats = resolve_strategies(strategies)
     seed = check_seed(seed)
     if len(strats) != rules.players:
-        raise UserError(f"{rules.players} players need {rules.players} strategies, got {len(strats)}")
+        raise UserError(f"{rules.players} players need {rules.players} strategies, got "
+                        f"{len(strats)}")
+    check_supported(strats, rules)
     if not all(s.compiled for s in strats):
-        return _play_reference(strats, seed, deals, rots, rules, record, stop)
-    E = _kernel()
+        from .slow_path import play_reference
+
+        return play_reference(strats, seed, deals, rots, n_series_deals, rules, record, stop)
+    B, L = _kernel(), _layout()
     n_threads = _set_threads(threads)
     prepare_s = prepare(strats)
     fns = tuple(s.fn for s in strats)
     mem_size = np.int64(max(s.memory for s in strats))
     resets = np.array([s.reset for s in strats], np.int64)
-    n = len(deals)
-    results = np.zeros((n, E.R_COLS), np.int64)
+    per = 1 if n_series_deals is None else n_series_deals
+    n = len(deals) * per
+    results = np.zeros((n, L.R_COLS), np.int64)
     actions = decks = None
-    compile_s = prepare_s + _warm(E, fns, rules, mem_size, resets)
+    compile_s = prepare_s + _warm(B, fns, rules, mem_size, resets, n_series_deals is not None)
     flag = np.zeros(1, np.int64) if stop is None else stop
+    call = Call(seed, fns, rules, mem_size, resets, n_series_deals)
     t1 = time.perf_counter()
     try:
         if record:
-            actions = np.zeros((n, E.MAX_ACTIONS), np.int64)
+            actions = np.zeros((n, L.MAX_ACTIONS), np.int64)
             decks = np.zeros((n, 36), np.int64)
-            for lo in range(0, n, RECORD_BLOCK):
-                hi = min(n, lo + RECORD_BLOCK)
-                _run(E, seed, deals[lo:hi], rots[lo:hi], fns, rules, mem_size, resets,
-                     n_threads, results[lo:hi], actions[lo:hi], decks[lo:hi], flag)
+            step = max(1, RECORD_BLOCK // per)
+            for lo in range(0, len(deals), step):
+                hi = min(len(deals), lo + step)
+                call.run(deals[lo:hi], rots[lo:hi], n_threads, results[lo * per:hi * per],
+                         actions[lo * per:hi * per], decks[lo * per:hi * per], flag)
         else:
-            _run(E, seed, deals, rots, fns, rules, mem_size, resets, n_threads, results, None,
-                 None, flag)
+            call.run(deals, rots, n_threads, results, None, None, flag)
     except Exception as exc:   # a strategy raised inside the kernel (numba: SystemError)
-        raise _failure(E, strats, seed, deals, rots, rules, fns, mem_size, resets, exc) \
-            from None
+        from .slow_path import find_failure
+
+        raise find_failure(call, strats, deals, rots, exc) from None
     seconds = time.perf_counter() - t1
-    if flag[0]:   # stopped: keep the games before the first one not played
-        cut = np.flatnonzero(results[:, E.R_ERROR] == E.ERR_STOPPED)
+    series_deal = None if n_series_deals is None else \
+        np.tile(np.arange(per, dtype=np.int64), len(deals))
+    game_deals = deals if n_series_deals is None else np.repeat(deals, per)
+    game_rots = rots if n_series_deals is None else np.repeat(rots, per)
+    batch = GameBatch(seed, rules, strats, game_deals, game_rots, results, actions, decks,
+                      seconds, compile_s, {"backend": "kernel", "threads": n_threads},
+                      series_deal)
+    if flag[0]:   # stopped: keep the games (whole series) before the first one not played
+        cut = np.flatnonzero(results[:, L.R_ERROR] == L.ERR_STOPPED)
         k = int(cut[0]) if len(cut) else n
-        deals, rots, results = deals[:k], rots[:k], results[:k]
-        if record:
-            actions, decks = actions[:k], decks[:k]
-    batch = GameBatch(seed, rules, strats, deals, rots, results, actions, decks, seconds,
-                      compile_s, {"backend": "kernel", "threads": n_threads})
-    _check_errors(batch)
+        batch = batch.head(k - k % per)
+    from .slow_path import check_errors
+
+    check_errors(batch)
     return batch
+
+
+@dataclass
+class Call:
+    """One kind of kernel call: the strategies, ruleset and buffers' shape of a batch."""
+
+    seed: int
+    fns: tuple
+    rules: Rules
+    mem_size: np.int64
+    resets: np.ndarray
+    series_deals: int | None = None
+
+    def run(self, deals, rots, n_threads, results, actions, decks, stop) -> None:
+        n = len(deals)
+        if n == 0:
+            return
+        B = _kernel()
+        record = actions is not None
+        if not record:
+            actions = decks = np.zeros((1, 1), np.int64)
+        r = self.rules
+        table = (np.int64(r.players), np.int64(r.hand_size), np.int64(r.flags))
+        # enough chunks to balance uneven game lengths; results do not depend on the count
+        n_chunks = np.int64(max(1, min(n, 16 * n_threads)))
+        deals = np.ascontiguousarray(deals, dtype=np.int64)
+        rots = np.ascontiguousarray(rots, dtype=np.int64)
+        kinds = np.array([B.INLINED.get(getattr(f, "__module__", ""), B.KIND_CALL)
+                          for f in self.fns], np.int64)
+        if self.series_deals is None:
+            B.play_batch(np.int64(self.seed), deals, rots, self.fns, kinds, *table,
+                         self.mem_size, self.resets, n_chunks, results, record, actions, decks,
+                         stop)
+        else:
+            B.play_series_batch(np.int64(self.seed), deals, rots, np.int64(self.series_deals),
+                                self.fns, kinds, *table, self.mem_size, self.resets, n_chunks,
+                                results, record, actions, decks, stop)
 
 
 _warmed: set = set()
 
 
-def _warm(E, fns, rules, mem_size, resets) -> float:
+def _warm(B, fns, rules, mem_size, resets, series: bool) -> float:
     """Compile (or load from the cache) the kernel for these strategies; seconds taken."""
     import time
 
-    key = (fns, rules)
+    key = (fns, rules, series)
     if key in _warmed:
         return 0.0
     t = time.perf_counter()
+    call = Call(0, fns, rules, mem_size, resets, 1 if series else None)
     one = np.zeros(1, np.int64)
-    res = np.zeros((1, E.R_COLS), np.int64)
-    dummy = np.zeros((1, 1), np.int64)
+    res = np.zeros((1, _layout().R_COLS), np.int64)
     try:
-        E.play_batch(np.int64(0), one, one, fns, np.int64(rules.players),
-                     np.int64(rules.hand_size), mem_size, resets, np.int64(1), res, False,
-                     dummy, dummy, np.zeros(1, np.int64))
-    except Exception:  # noqa: BLE001 - compiled; a strategy failing in this game fails again
-        pass           # in the real games, where it is told with their seed and deal
+        call.run(one, one, 1, res, None, None, np.ones(1, np.int64))   # compiled, not played
+    except Exception:  # noqa: BLE001 - a strategy failing here fails again in the real
+        pass           # games, where it is told with their seed and deal
     _warmed.add(key)
     return time.perf_counter() - t
-
-
-def _run(E, seed, deals, rots, fns, rules, mem_size, resets, n_threads, results, actions, decks,
-         stop):
-    n = len(deals)
-    if n == 0:
-        return
-    record = actions is not None
-    if not record:
-        actions = decks = np.zeros((1, 1), np.int64)
-    # enough chunks to balance uneven game lengths; results do not depend on the count
-    n_chunks = max(1, min(n, 16 * n_threads))
-    E.play_batch(np.int64(seed), np.ascontiguousarray(deals), np.ascontiguousarray(rots), fns,
-                 np.int64(rules.players), np.int64(rules.hand_size), mem_size, resets,
-                 np.int64(n_chunks), results, record, actions, decks, stop)
-
-
-def _failure(E, strats, seed, deals, rots, rules, fns, mem_size, resets, exc) -> Exception:
-    """The error of a kernel call that a strategy broke: the first failing game found by
-    halving the batch (the games are the same whatever the batch), then told by the
-    reference engine, which calls the same ``decide`` from Python and sees its exception."""
-    import numba
-
-    from .reference import play_game
-
-    # one thread: an exception raised in a worker thread of a parallel call can be seen
-    # again by that thread's next call, which would make the search below point elsewhere
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        return _find_failure(E, strats, seed, deals, rots, rules, fns, mem_size, resets, exc,
-                             play_game)
-    finally:
-        numba.set_num_threads(threads)
-
-
-def _find_failure(E, strats, seed, deals, rots, rules, fns, mem_size, resets, exc,
-                  play_game) -> Exception:
-    def fails(lo: int, hi: int) -> bool:
-        res = np.zeros((hi - lo, E.R_COLS), np.int64)
-        try:
-            _run(E, seed, deals[lo:hi], rots[lo:hi], fns, rules, mem_size, resets, 1, res,
-                 None, None, np.zeros(1, np.int64))
-        except Exception:  # noqa: BLE001 - what is being looked for
-            return True
-        return False
-
-    lo, hi = 0, len(deals)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if fails(lo, mid):
-            hi = mid
-        else:
-            lo = mid
-    n = rules.players
-    seated = [strats[(s + int(rots[lo])) % n] for s in range(n)]
-    try:
-        play_game(seed, int(deals[lo]), seated, rules)
-    except StrategyFailure as found:
-        return found
-    names = ", ".join(s.name for s in seated)
-    return StrategyFailure(f"a strategy failed in the kernel at seed {seed} deal "
-                           f"{int(deals[lo])} (seats: {names}): {describe_failure(exc)}")
-
-
-def _check_errors(batch: GameBatch) -> None:
-    E = _kernel()
-    bad = np.flatnonzero(batch.results[:, E.R_ERROR])
-    if not len(bad):
-        return
-    g = int(bad[0])
-    row = batch.results[g]
-    seat = int(row[E.R_ERROR_SEAT])
-    name = batch.seat_names(g)[seat]
-    if row[E.R_ERROR] == E.ERR_ILLEGAL:
-        raise IllegalStrategyAction(
-            f"strategy {name!r} (seat {seat}) returned illegal action {int(row[E.R_ERROR_ACTION])} "
-            f"at seed {batch.seed} deal {int(batch.deals[g])}")
-    raise IllegalStrategyAction(f"game too long (> {E.MAX_ACTIONS} actions) at seed {batch.seed} "
-                                f"deal {int(batch.deals[g])}")
-
-
-def _play_reference(strats, seed, deals, rots, rules, record, stop=None) -> GameBatch:
-    """The slow path: any strategy written in plain Python plays on the reference engine."""
-    import time
-
-    from .actions import pack_history
-    from .reference import IllegalActionError, play_game
-
-    E = _kernel()
-    compile_s = prepare(strats, kernel=False)
-    n = len(deals)
-    players = rules.players
-    results = np.zeros((n, E.R_COLS), np.int64)
-    actions = np.zeros((n, E.MAX_ACTIONS), np.int64) if record else None
-    decks = np.zeros((n, 36), np.int64) if record else None
-    t = time.perf_counter()
-    for g in range(n):
-        if stop is not None and stop[0]:   # stopped: the games played before this one
-            n = g
-            deals, rots, results = deals[:g], rots[:g], results[:g]
-            if record:
-                actions, decks = actions[:g], decks[:g]
-            break
-        rot = int(rots[g])
-        seated = [strats[(s + rot) % players] for s in range(players)]
-        try:
-            game = play_game(seed, int(deals[g]), seated, rules)
-        except IllegalActionError as exc:
-            raise IllegalStrategyAction(str(exc)) from None
-        except StrategyFailure as exc:
-            raise StrategyFailure(str(exc)) from None   # one line: the cause is in it
-        res = game.result()
-        durak = -1 if res["durak"] is None else res["durak"]
-        row = results[g]
-        row[E.R_OUTCOME] = int(durak < 0)
-        row[E.R_DURAK] = durak
-        row[E.R_FIRST] = game.first_attacker
-        row[E.R_BOUTS] = res["bouts"]
-        row[E.R_CARDS_LEFT] = bin(game.hands[durak]).count("1") if durak >= 0 else 0
-        row[E.R_N_ACTIONS] = len(game.history)
-        row[E.R_N_OUT] = len(res["out_order"])
-        row[E.R_OUT:E.R_OUT + 6] = -1
-        row[E.R_OUT:E.R_OUT + len(res["out_order"])] = res["out_order"]
-        if record:
-            for k, (code, seat, target) in enumerate(game.history):
-                actions[g, k] = pack_history(code, seat, target)
-            n_cards = players * rules.hand_size
-            for s in range(players):
-                decks[g, s:n_cards:players] = game.hands_dealt[s]
-            decks[g, n_cards] = game.stock_dealt[-1]
-            decks[g, n_cards + 1:] = game.stock_dealt[:-1]
-    return GameBatch(seed, rules, list(strats), deals, rots, results, actions, decks,
-                     time.perf_counter() - t, compile_s, {"backend": "reference"})
 
 
 def play_games(strategies: Sequence[str | Strategy], *, seed: int, deals: Iterable[int],

@@ -1,4 +1,4 @@
-"""Game records, format ``durak-sim/record/1`` (spec/game-record.md): build, check, read, write.
+"""Game records, format ``durak-sim/record/1`` (docs/game-record.md): build, check, read, write.
 
 A record is a plain dict whose keys keep the spec's order, so ``dumps`` of the same deal is
 byte-identical whichever engine played it. Files are JSON Lines, one record a line.
@@ -18,7 +18,8 @@ import json
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from .actions import ATTACK, DEFEND, STOP, TAKE, TRANSFER, action_card, is_attack, is_defend
+from .actions import (ATTACK, DEFEND, DONE, KEEP, NAMED, STOP, SWAP, TAKE, TRANSFER,
+                      action_card, is_attack, is_defend)
 from .cards import card_str, parse_card
 from .reference import RecordError
 from .rules import Rules
@@ -27,7 +28,10 @@ FORMAT = "durak-sim/record/1"
 KEYS = ("format", "rules", "seed", "deal", "seats", "hands", "stock", "trump",
         "first_attacker", "actions", "result")
 RESULT_KEYS = ("outcome", "durak", "out_order", "bouts")
-ACTS = ("attack", "defend", "take", "stop", "transfer")
+#: result keys of the larger tables: ``places`` (more than two players), ``durak_team``
+OPTIONAL_RESULT_KEYS = ("places", "durak_team", "capped")
+ACTS = ("attack", "defend", "take", "stop", "transfer", "done", "swap", "keep")
+_BY_NAME = {"take": TAKE, "stop": STOP, "done": DONE, "swap": SWAP, "keep": KEEP}
 
 
 def _act_name(code: int) -> str:
@@ -39,6 +43,8 @@ def _act_name(code: int) -> str:
         return "take"
     if code == STOP:
         return "stop"
+    if code in NAMED:
+        return NAMED[code]
     return "transfer"
 
 
@@ -55,27 +61,48 @@ def action_dict(code: int, seat: int, target: int = -1) -> dict:
 
 def make_record(rules: Rules, seed, deal, seats: list[str], hands: list[list[int]],
                 stock: list[int], first_attacker: int, actions: Iterable[tuple[int, int, int]],
-                result: dict) -> dict:
-    """The record dict of one deal, keys in the spec's order. ``hands`` in dealing order
-    (not sorted), ``stock`` in draw order, ``actions`` as ``(code, seat, target)``."""
-    return {
+                result: dict, trump: int | None = None, dealer: int | None = None,
+                series: dict | None = None) -> dict:
+    """The record dict of one deal, keys in the format's order. ``hands`` in dealing order
+    (not sorted), ``stock`` in draw order, ``actions`` as ``(code, seat, target)``;
+    ``trump`` the face-up card as dealt (default the stock's last card; the six-by-six deal
+    has no stock, R2.2); ``dealer`` only when it is not the last seat (R9.1) and ``series``
+    (``{"series": j, "deal": k}``) only for a deal of a series; the result's ``places`` and
+    ``durak_team`` only when given."""
+    if trump is None:
+        trump = stock[-1]
+    rec = {
         "format": FORMAT,
         "rules": rules.to_dict(),
         "seed": None if seed is None else int(seed),
         "deal": None if deal is None else int(deal),
+    }
+    if series is not None:
+        rec["series"] = {"series": int(series["series"]), "deal": int(series["deal"])}
+    rec.update({
         "seats": [str(s) for s in seats],
         "hands": [[card_str(int(c)) for c in h] for h in hands],
         "stock": [card_str(int(c)) for c in stock],
-        "trump": card_str(int(stock[-1])),
-        "first_attacker": int(first_attacker),
-        "actions": [action_dict(int(c), s, int(t)) for c, s, t in actions],
-        "result": {
-            "outcome": result["outcome"],
-            "durak": None if result["durak"] is None else int(result["durak"]),
-            "out_order": [int(s) for s in result["out_order"]],
-            "bouts": int(result["bouts"]),
-        },
+        "trump": card_str(int(trump)),
+    })
+    if dealer is not None and int(dealer) != len(hands) - 1:
+        rec["dealer"] = int(dealer)
+    res = {
+        "outcome": result["outcome"],
+        "durak": None if result["durak"] is None else int(result["durak"]),
+        "out_order": [int(s) for s in result["out_order"]],
+        "bouts": int(result["bouts"]),
     }
+    if result.get("places") is not None:
+        res["places"] = [int(p) for p in result["places"]]
+    if "durak_team" in result:
+        res["durak_team"] = None if result["durak_team"] is None else int(result["durak_team"])
+    if result.get("capped"):
+        res["capped"] = True
+    rec.update({"first_attacker": int(first_attacker),
+                "actions": [action_dict(int(c), s, int(t)) for c, s, t in actions],
+                "result": res})
+    return rec
 
 
 def dumps(record: dict) -> str:
@@ -150,8 +177,8 @@ def validate_record(rec: dict) -> dict:
             raise RecordError(f"hand {s} must be a list of cards")
         for c in hand:
             _card(c, f"hand {s}")
-    if not isinstance(rec["stock"], list) or not rec["stock"]:
-        raise RecordError("stock must be a non-empty list of cards")
+    if not isinstance(rec["stock"], list):
+        raise RecordError("stock must be a list of cards")
     for c in rec["stock"]:
         _card(c, "stock")
     _card(rec["trump"], "trump")
@@ -187,8 +214,24 @@ def validate_record(rec: dict) -> dict:
         raise RecordError(f"result outcome must be 'durak' or 'draw', got {res['outcome']!r}")
     if res["durak"] is not None and not (_is_int(res["durak"]) and 0 <= res["durak"] < n):
         raise RecordError(f"result durak must be a seat or null, got {res['durak']!r}")
-    if (res["outcome"] == "draw") != (res["durak"] is None):
+    teams = "durak_team" in res
+    if teams:
+        t = res["durak_team"]
+        if t is not None and t not in (0, 1):
+            raise RecordError(f"result durak_team must be 0, 1 or null, got {t!r}")
+        if (res["outcome"] == "draw") != (t is None) or res["durak"] is not None:
+            raise RecordError("result: with teams, durak is null and durak_team is null "
+                              "exactly when the outcome is a draw")
+    elif (res["outcome"] == "draw") != (res["durak"] is None):
         raise RecordError("result: durak is null exactly when the outcome is a draw")
+    if "capped" in res and (res["capped"] is not True or res["outcome"] != "draw"):
+        raise RecordError("result capped, when present, is true and the outcome a draw (E12)")
+    if "places" in res and (not isinstance(res["places"], list) or len(res["places"]) != n
+                            or not all(_is_int(p) and 1 <= p <= n for p in res["places"])):
+        raise RecordError(f"result places must be a list of {n} places 1..{n}")
+    for key in ("dealer",):
+        if key in rec and not (_is_int(rec[key]) and 0 <= rec[key] < n):
+            raise RecordError(f"{key} must be a seat 0..{n - 1}")
     if not isinstance(res["out_order"], list) or not all(_is_int(s) for s in res["out_order"]):
         raise RecordError("result out_order must be a list of seats")
     if not _is_int(res["bouts"]) or res["bouts"] < 0:
@@ -197,7 +240,9 @@ def validate_record(rec: dict) -> dict:
 
 
 def actions_from_record(rec: dict) -> list[tuple[int, int, int]]:
-    """``(code, seat, target)`` of every action of a record (target -1 unless defend)."""
+    """``(code, seat, target)`` of every action of a record (target -1 unless defend), in
+    the history's form: a defence is ``DEFEND + card`` with its target (an engine plays it
+    as ``defend_at(card, target)`` while several attack cards are unbeaten)."""
     out = []
     for i, a in enumerate(rec["actions"]):
         act = a["act"]
@@ -207,10 +252,8 @@ def actions_from_record(rec: dict) -> list[tuple[int, int, int]]:
         elif act == "defend":
             code = DEFEND + _card(a["card"], f"action {i}")
             target = _card(a["target"], f"action {i}")
-        elif act == "take":
-            code = TAKE
-        elif act == "stop":
-            code = STOP
+        elif act in _BY_NAME:
+            code = _BY_NAME[act]
         elif act == "transfer":
             code = TRANSFER + _card(a["card"], f"action {i}")
         else:

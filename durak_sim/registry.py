@@ -47,6 +47,16 @@ class Strategy:
     compiled: bool = True  # numba-compiled, so the kernel can play it
     module: str = ""
     compile_seconds: float | None = None
+    #: the rulesets it plays (docs/rulesets.md): ``"all"``, or ``"classic"``, the
+    #: two-player default game only
+    plays: str = "classic"
+    #: the installed distribution that registered it through an entry point
+    #: (``"NAME VERSION"``), else ``""``
+    distribution: str = ""
+
+    def supports(self, rules) -> bool:
+        """Whether it plays ``rules`` (a ``durak_sim.rules.Rules``)."""
+        return self.plays == "all" or rules.is_default
 
     @property
     def label(self) -> str:
@@ -75,10 +85,15 @@ def _is_compiled(fn) -> bool:
 
 def register_strategy(name: str, decide: Callable, *, version: int = 1, description: str = "",
                       memory: int = 1, reset: int = 1, aliases: tuple[str, ...] = (),
-                      compile_seconds: float | None = None) -> Strategy:
+                      compile_seconds: float | None = None, plays: str = "classic") -> Strategy:
     """Register ``decide`` under ``name`` (lower-case letters, digits, ``-`` and ``_``).
     ``compile_seconds``: roughly how long compiling ``decide`` takes on a cold cache, for
-    the notice printed before it (optional)."""
+    the notice printed before it (optional). ``plays``: the rulesets it plays, ``"all"``
+    or ``"classic"`` (the two-player default game; the default: a strategy written for two
+    players is not seated at other tables)."""
+    if plays not in ("all", "classic"):
+        raise StrategyError(f"strategy {name!r}: plays must be 'all' or 'classic', got "
+                            f"{plays!r}")
     if not name or not all(c.isalnum() or c in "-_" for c in name) or name != name.lower():
         raise StrategyError(f"invalid strategy name {name!r}")
     if memory < 1 or not 1 <= reset <= memory:
@@ -96,7 +111,8 @@ def register_strategy(name: str, decide: Callable, *, version: int = 1, descript
     strat = Strategy(name=name, fn=decide, version=int(version), description=description,
                      memory=int(memory), reset=int(reset), compiled=_is_compiled(decide),
                      module=module,
-                     compile_seconds=compile_seconds)
+                     compile_seconds=compile_seconds, plays=plays,
+                     distribution=_LOADING_DIST or "")
     _READY.discard(name)
     _REGISTRY[name] = strat
     for a in aliases:
@@ -121,7 +137,8 @@ def _check_callable(name: str, decide) -> None:
 
 
 def load_builtins() -> None:
-    """Import every module of ``durak_sim.strategies`` (each registers itself)."""
+    """Import every module of ``durak_sim.strategies`` (each registers itself), then the
+    strategies of installed packages (entry points, :func:`load_entry_points`)."""
     global _builtins_loaded
     if _builtins_loaded:
         return
@@ -131,6 +148,63 @@ def load_builtins() -> None:
     for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
         if not info.name.startswith("_"):
             importlib.import_module(f"{pkg.__name__}.{info.name}")
+    load_entry_points()
+
+
+#: the entry-point group of installable strategy packages (README, "Strategies as packages")
+ENTRY_POINT_GROUP = "durak_sim.strategies"
+#: ``"NAME VERSION"`` of the distribution whose entry point is being loaded
+_LOADING_DIST: str | None = None
+#: one line per entry point that failed to load (also printed on stderr)
+ENTRY_POINT_PROBLEMS: list[str] = []
+
+
+def load_entry_points(warn=None) -> list[str]:
+    """Load every entry point of the group ``durak_sim.strategies`` of the installed
+    distributions, in (distribution, entry point) name order. An entry point's value is a
+    module, imported (it registers its strategies on import, as a ``--plugin`` module does),
+    or ``module:function``, imported and called with no arguments (the function
+    registers). Every strategy registered meanwhile records the distribution's name and
+    version. An entry point that fails (its import or call raises, or it takes a name that
+    is already registered) is told in one line on stderr (or to ``warn(line)``) and skipped:
+    the others still load. Returns those lines."""
+    global _LOADING_DIST
+    from importlib.metadata import entry_points
+
+    if warn is None:
+        warn = (lambda line: print(line, file=sys.stderr, flush=True))
+    try:
+        found = list(entry_points(group=ENTRY_POINT_GROUP))
+    except Exception as exc:  # noqa: BLE001 - broken metadata must not stop durak-sim
+        found = []
+        warn(f"durak-sim: warning: cannot read the installed packages' entry points: {exc}")
+    problems = []
+
+    def dist_of(ep) -> str:
+        d = getattr(ep, "dist", None)
+        return f"{d.metadata['Name']} {d.version}" if d is not None else "unknown package"
+
+    for ep in sorted(found, key=lambda e: (dist_of(e), e.name)):
+        dist = dist_of(ep)
+        _LOADING_DIST = dist
+        try:
+            obj = ep.load()
+            if ":" in ep.value:
+                if not callable(obj):
+                    raise StrategyError(f"{ep.value} is not callable")
+                obj()
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a package's own failure
+            text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            if not isinstance(exc, StrategyError):
+                text = f"{type(exc).__name__}: {text}"
+            line = (f"durak-sim: warning: strategy package {dist} (entry point {ep.name} = "
+                    f"{ep.value}) not loaded: {text}")
+            problems.append(line)
+            warn(line)
+        finally:
+            _LOADING_DIST = None
+    ENTRY_POINT_PROBLEMS.extend(problems)
+    return problems
 
 
 def _strategies_package():
@@ -173,7 +247,13 @@ def load_plugin(spec: str) -> None:
 
 
 def get_strategy(name: str) -> Strategy:
+    """The strategy registered as ``name`` (or an alias); an ``engine:PATH`` spec is an
+    external engine (:mod:`durak_sim.external`), made on first use."""
     load_builtins()
+    if name.startswith("engine:") and name not in _REGISTRY:
+        from .external import engine_strategy
+
+        _REGISTRY[name] = engine_strategy(name)
     key = _ALIASES.get(name, name)
     if key not in _REGISTRY:
         raise StrategyError(f"unknown strategy {name!r} (registered: {', '.join(strategy_names())})")

@@ -13,4 +13,4 @@ def decide(obs, legal, hist, rng, mem):
 
 register_strategy("random", decide, version=1,
                   description="uniform among the legal actions",
-                  compile_seconds=1)
+                  compile_seconds=1, plays="all")

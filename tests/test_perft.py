@@ -1,5 +1,7 @@
 """Perft node counts (tests/perft.txt) on every engine, and an independent brute force that
-re-counts the shallow ones from RULES.md without any project code but the card letters."""
+re-counts the shallow ones of the two-player default game from docs/rules.md without any
+project code but the card letters. The blocks of the larger tables (a position with
+``rules``) are counted on both engines; the brute force plays only R1-R6."""
 import json
 from pathlib import Path
 
@@ -34,6 +36,19 @@ def load_perft(path=PERFT_FILE):
 
 
 BLOCKS = load_perft()
+TABLE_KEYS = ("rules", "out", "defender", "asked", "lead", "swap", "known", "first_attacker",
+              "dealer")
+
+
+def is_default_game(pos) -> bool:
+    """A two-player position of the default game (what the brute force below plays)."""
+    rules = pos.get("rules")
+    extra = [k for k in TABLE_KEYS if k != "rules" and pos.get(k) not in (None, False, [])]
+    return rules in (None, {"players": 2, "hand_size": 6, "variant": "podkidnoy"}) and \
+        not extra
+
+
+DEFAULT_BLOCKS = [b for b in BLOCKS if is_default_game(b[1])]
 
 
 def perft_profile(game, depth):
@@ -68,7 +83,7 @@ def _cases():
 
 
 def test_perft_file_shape():
-    assert len(BLOCKS) >= 8
+    assert len(DEFAULT_BLOCKS) >= 8
     assert len({name for name, _, _ in BLOCKS}) == len(BLOCKS)
     for name, pos, lines in BLOCKS:
         assert pos is not None, name
@@ -162,7 +177,20 @@ def _brute(st, depth):
     return sum(_brute(_step(st, mv), depth - 1) for mv in _moves(st))
 
 
-@pytest.mark.parametrize("name,pos,lines", BLOCKS, ids=[b[0] for b in BLOCKS])
+def test_perft_covers_every_table_and_variant():
+    """Blocks from three-, four-, five- and six-player tables, and of each variant."""
+    from durak_sim.rules import Rules
+
+    rules = [Rules.from_dict(pos["rules"]) for _, pos, _ in BLOCKS if not is_default_game(pos)]
+    assert {r.players for r in rules} >= {2, 3, 4, 5, 6}
+    assert {r.variant for r in rules} >= {"podkidnoy", "perevodnoy", "prostoy", "teams",
+                                          "podkidnoy-full"}
+    assert any(r.lead_multiple for r in rules) and any(r.trump_six_swap for r in rules)
+    swaps = [pos for _, pos, _ in BLOCKS if pos.get("swap")]
+    assert swaps and any(pos.get("out") for _, pos, _ in BLOCKS)
+
+
+@pytest.mark.parametrize("name,pos,lines", DEFAULT_BLOCKS, ids=[b[0] for b in DEFAULT_BLOCKS])
 def test_perft_counts_match_brute_force(name, pos, lines):
     checked = 0
     for depth, expected, _ in lines:

@@ -35,3 +35,10 @@ def test_builtin_levels_are_registered_in_order():
     for name in levels:
         s = get_strategy(name)
         assert s.compiled and s.version >= 1 and s.description
+
+
+def test_the_kernel_names_the_source_of_the_strategies_it_compiles_in():
+    from durak_sim.kernel import batch
+
+    assert batch.inlined_source() == batch.INLINED_SOURCE, \
+        "strategies/random.py or easy.py changed: set INLINED_SOURCE in kernel/batch.py"

@@ -1,202 +1,54 @@
-"""The numba game kernel: plays whole deals of RULES.md R1-R6 between compiled strategies.
+"""The numba game kernel: the rules of docs/rules.md (R1-R9, E1-E13) on one ``int64`` state
+array (layout in :mod:`durak_sim.kernel.layout`), for every table: two to six players,
+teams, transfers, multi-card leads, prostoy, the trump-six swap, series dealers.
 
-A game's whole state is one ``int64`` array ``st`` of ``S_SIZE`` entries (layout below), so
-that the same functions serve the batch player, single-step tests, perft and replay.
-Cards and masks as in ``durak_sim.cards`` (card = rank * 4 + suit, int64 masks).
+One implementation for every table: the table size and the ruleset's ``FLAG_*`` bits are
+in the state, and the two-player default game takes the same code path as any other (its
+common steps are the first branch of each test, so it pays little for the others).
 
-State layout (``st[...]``):
+Here: bouts, refills and the end of a deal; ``apply_action`` plays one action, ``deal_into``
+deals and ``observe`` builds a seat's observation. Who is next, who defends and who may
+throw in are :mod:`durak_sim.kernel.seats`; the legal actions (re-exported here) are
+:mod:`durak_sim.kernel.legal`; the batch player is :mod:`durak_sim.kernel.batch`.
 
-=================  ===========================================================
-``S_PLAYERS``      number of seats (2 today; the layout holds up to 6)
-``S_HAND_SIZE``    cards per hand after dealing and refills (R2.1, R4.1)
-``S_TRUMP_SUIT``   trump suit; ``S_TRUMP_CARD`` the face-up trump card (R2.2)
-``S_ATTACKER``     attacking seat of the current bout; ``S_DEFENDER`` its defender
-``S_PHASE``        PHASE_OPEN / PHASE_ATTACK / PHASE_DEFEND (``durak_sim.observation``)
-``S_TAKING``       1 once the defender has said take (R3.5)
-``S_N_ATT``        attack cards played this bout; ``S_LIMIT`` the bout limit (R3.4)
-``S_TATT/S_TDEF``  masks of attack / defence cards on the table
-``S_TRANKS``       mask of every card whose rank is on the table (throw-in candidates, R3.3)
-``S_UNBEATEN``     the attack card the defender must answer (PHASE_DEFEND), else -1
-``S_DISCARD``      discard pile; ``S_SEEN`` every card ever open (table, face-up trump)
-``S_BOUTS``        completed bouts; ``S_NHIST`` actions played
-``S_OVER``         1 when the deal has ended; ``S_DURAK`` the Durak seat or -1 (draw)
-``S_FIRST``        first attacker (R2.3); ``S_N_OUT``/``S_OUT+k`` seats that went out
-``S_STOCK_TOP``    index of the next card to draw in ``S_STOCK``; ``S_STOCK_END`` its end
-``S_HANDS+s``      hand of seat s; ``S_KNOWN+s`` cards s took up and has not played since,
-                   plus the face-up trump once s drew it (public knowledge, R6.1)
-``S_TABLE+2i``     i-th attack card of the bout, ``S_TABLE+2i+1`` the card beating it (-1)
-``S_STOCK+k``      the stock in draw order, face-up trump last (R2.2, R4.1)
-``S_DECK+k``       the shuffled deck as dealt (kept for records)
-=================  ===========================================================
-
-``st[:OBS_SIZE]`` mirrors the observation: every entry the observation copies as it is sits at
-the index of its ``O_*`` name, so ``observe`` is one block copy plus the acting seat's own
-fields, which overwrite the slots that hold other state (``S_HAND_SIZE``, ``S_TRANKS``,
-``S_STOCK_TOP``, ``S_STOCK_END`` and ``S_OVER`` .. ``S_N_OUT``). Seats past ``S_PLAYERS`` hold
-no cards and know none (``deal`` zeroes the state).
-
-Speed (``play_range`` runs ~100 actions per deal): the helpers of the hot loop are
-``forceinline`` (LLVM inlines them into it), and each calls ``_hold`` on its array arguments
-at every exit so that numba's reference counting of them (an atomic increment on entry and
-decrement after the last use) is pruned away instead of costing two atomic operations per
-array per call.
+Speed: the helpers of the hot loop are ``forceinline`` (LLVM inlines them into it), and each
+calls ``_hold`` on its array arguments at every exit so that numba's reference counting of
+them (an atomic increment on entry and decrement after the last use) is pruned away instead
+of costing two atomic operations per array per call.
 """
-import os
-
 import numba
 import numpy as np
 
-from ..actions import DEFEND, HIST_SEAT_SHIFT, HIST_TARGET_SHIFT, STOP, TAKE
-from ..cards import N_CARDS, SUIT_MASKS, beaters_mask
-from ..observation import (MAX_SEATS, O_ATTACKER, O_BOUT_LIMIT, O_BOUTS, O_DEFENDER,
-                           O_DISCARD, O_HAND, O_HAND_SIZES, O_KNOWN, O_N_ATTACKS, O_N_HIST,
-                           O_PHASE, O_PLAYERS, O_SEAT, O_SEEN, O_STOCK, O_TABLE,
-                           O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING, O_TRUMP_CARD,
-                           O_TRUMP_SUIT, O_UNBEATEN, OBS_SIZE, PHASE_ATTACK, PHASE_DEFEND,
-                           PHASE_OPEN)
+from ..actions import (DEFEND, DEFEND_AT, DONE, HIST_SEAT_SHIFT, HIST_TARGET_SHIFT, STOP,
+                       SWAP, TAKE, TRANSFER)
+from ..cards import N_CARDS, SUIT_MASKS
+from ..observation import (O_HAND, O_SEAT, O_TEAM, OBS_SIZE, PHASE_ATTACK, PHASE_DEFEND,
+                           PHASE_LEAD, PHASE_OPEN, PHASE_SWAP)
+from ..rules import FLAG_LEAD_MULTIPLE, FLAG_PROSTOY, FLAG_SWAP, FLAG_TEAMS
 from .bits import lowest, popcount
 from .config import JIT
+from .intrinsics import copy_obs, hold
+from .layout import *  # noqa: F401,F403 - the state layout is this module's vocabulary
+from .legal import (BEATERS, PROSTOY_LEAD, fill_general, fill_legal, generate_legal,  # noqa: F401
+                    in_legal_set, in_list, lead_options, legal_set)
 from .rng import rng_below, stream_start
+from .seats import (INLINE, TEAM_SEATS, _after, _defender_of, _eligible,  # noqa: F401
+                    _next_asked, _next_of, _rank_cards)
 
-if os.environ.get("NUMBA_DISABLE_JIT", "0") == "1":  # pragma: no cover - exercised in a CI job
-
-    def _hold(a):
-        pass
-
-    def _copy_obs(dst, src):
-        dst[:OBS_SIZE] = src[:OBS_SIZE]
-
-    def _fetch_add(counter, value):
-        old = counter[0]
-        counter[0] += value
-        return old
-
-else:
-    from llvmlite import ir
-    from numba.core import types as nbtypes
-    from numba.extending import intrinsic
-
-    @intrinsic
-    def _hold(typingctx, a):
-        """No code: keeps the array ``a`` alive up to here. A helper calls it on its array
-        arguments at every exit, so that numba's reference counting of them (an incref on
-        entry, a decref after the last use, atomic operations both) is one pair that its
-        refcount pruning removes, and not a pair per call in the hot loop."""
-        sig = nbtypes.void(a)
-
-        def codegen(context, builder, signature, args):
-            return context.get_dummy_value()
-
-        return sig, codegen
-
-    @intrinsic
-    def _copy_obs(typingctx, dst, src):
-        """``dst[:OBS_SIZE] = src[:OBS_SIZE]`` as 4-word vector moves (the arrays may alias
-        as far as LLVM knows, so a loop would copy word by word)."""
-        sig = nbtypes.void(dst, src)
-
-        def codegen(context, builder, signature, args):
-            d = context.make_array(signature.args[0])(context, builder, args[0])
-            s = context.make_array(signature.args[1])(context, builder, args[1])
-            vp = ir.VectorType(ir.IntType(64), 4).as_pointer()
-            for k in range(0, OBS_SIZE, 4):
-                at = [ir.Constant(ir.IntType(64), k)]
-                v = builder.load(builder.bitcast(builder.gep(s.data, at), vp), align=8)
-                builder.store(v, builder.bitcast(builder.gep(d.data, at), vp), align=8)
-            return context.get_dummy_value()
-
-        return sig, codegen
-
-    assert OBS_SIZE % 4 == 0
-
-    @intrinsic
-    def _fetch_add(typingctx, counter, value):
-        """Atomically add ``value`` to ``counter[0]``; return the value before."""
-        sig = nbtypes.int64(counter, nbtypes.int64)
-
-        def codegen(context, builder, signature, args):
-            c = context.make_array(signature.args[0])(context, builder, args[0])
-            return builder.atomic_rmw("add", c.data, args[1], "monotonic")
-
-        return sig, codegen
-
-
-# st[:OBS_SIZE] mirrors the observation (module docstring)
-S_HAND_SIZE = O_SEAT  # 0
-S_PLAYERS = O_PLAYERS  # 1
-S_TRUMP_SUIT = O_TRUMP_SUIT  # 2
-S_TRUMP_CARD = O_TRUMP_CARD  # 3
-S_TRANKS = O_HAND  # 4
-S_ATTACKER = O_ATTACKER  # 5
-S_DEFENDER = O_DEFENDER  # 6
-S_PHASE = O_PHASE  # 7
-S_TATT = O_TABLE_ATTACKS  # 8
-S_TDEF = O_TABLE_DEFENCES  # 9
-S_UNBEATEN = O_UNBEATEN  # 10
-S_N_ATT = O_N_ATTACKS  # 11
-S_LIMIT = O_BOUT_LIMIT  # 12
-S_TAKING = O_TAKING  # 13
-S_STOCK_TOP = O_STOCK  # 14
-S_DISCARD = O_DISCARD  # 15
-S_SEEN = O_SEEN  # 16
-S_BOUTS = O_BOUTS  # 17
-S_NHIST = O_N_HIST  # 18
-S_STOCK_END = 19
-S_OVER = O_HAND_SIZES  # 20
-S_DURAK = O_HAND_SIZES + 1  # 21
-S_FIRST = O_HAND_SIZES + 2  # 22
-S_N_OUT = O_HAND_SIZES + 3  # 23
-S_KNOWN = O_KNOWN  # 26 .. 31
-S_TABLE = O_TABLE  # 32 .. 43
-S_HANDS = OBS_SIZE  # 44 .. 49
-S_OUT = S_HANDS + MAX_SEATS  # 50 .. 55
-S_STOCK = S_OUT + MAX_SEATS  # 56 .. 91
-S_DECK = S_STOCK + N_CARDS  # 92 .. 127
-S_SIZE = S_DECK + N_CARDS  # 128
-assert O_HAND_SIZES + 4 <= O_KNOWN and S_DECK + N_CARDS == S_SIZE
-
-MAX_BOUT = 6  # R3.4
-
-#: BEATERS[trump * 36 + card]: mask of the cards that beat ``card`` (R1.3)
-BEATERS = np.array([beaters_mask(c, t) for t in range(4) for c in range(N_CARDS)], np.int64)
 TRUMP_MASKS = np.array(SUIT_MASKS, np.int64)
-
-# batch result columns (one row per game)
-R_OUTCOME = 0  # 0 a Durak, 1 a draw
-R_DURAK = 1  # Durak seat or -1
-R_FIRST = 2  # first attacker
-R_BOUTS = 3
-R_CARDS_LEFT = 4  # cards in the Durak's hand at the end (0 on a draw)
-R_N_ACTIONS = 5
-R_DECISIONS = 6  # strategy calls (forced actions are not asked)
-R_ERROR = 7  # 0 fine, ERR_ILLEGAL, ERR_TOO_LONG, ERR_STOPPED
-R_ERROR_SEAT = 8
-R_ERROR_ACTION = 9
-R_N_OUT = 10
-R_OUT = 11  # .. 16
-R_COLS = 17
-
-ERR_ILLEGAL = 1
-ERR_TOO_LONG = 2
-ERR_STOPPED = 3  # not played: the stop flag was set before the game began
-
-#: capacity of the action history of one game; no game of these rules comes near it
-MAX_ACTIONS = 4096
-
-#: helpers of the hot loop: LLVM inlines them into it (a separate call costs a status check
-#: and keeps state in memory); see the module docstring for ``_hold``
-INLINE = dict(JIT, forceinline=True)
 
 
 @numba.njit(**JIT)
 def new_state():
-    return np.full(S_SIZE, -1, np.int64)
+    return np.zeros(S_SIZE, np.int64)
 
 
+# --------------------------------------------------------------------------------------
+# Bouts
+# --------------------------------------------------------------------------------------
 @numba.njit(**INLINE)
-def _start_bout(st, attacker, defender):
-    st[S_ATTACKER] = attacker
-    st[S_DEFENDER] = defender
+def _clear_table(st):
+    """No bout under way: an empty table (phase open)."""
     st[S_PHASE] = PHASE_OPEN
     st[S_TAKING] = 0
     st[S_N_ATT] = 0
@@ -204,149 +56,117 @@ def _start_bout(st, attacker, defender):
     st[S_TDEF] = 0
     st[S_TRANKS] = 0
     st[S_UNBEATEN] = -1
-    st[S_LIMIT] = min(MAX_BOUT, popcount(st[S_HANDS + defender]))  # R3.4
+    st[S_UNBEATEN_MASK] = 0
+    st[S_N_UNBEATEN] = 0
     for i in range(2 * MAX_BOUT):
         st[S_TABLE + i] = -1
-    _hold(st)
+    hold(st)
 
 
 @numba.njit(**INLINE)
-def _next_seat(seat, players):
-    seat += 1
-    return 0 if seat == players else seat
+def _start_bout(st, att, dfd):
+    st[S_ATTACKER] = att
+    st[S_DEFENDER] = dfd
+    _clear_table(st)
+    st[S_TO_MOVE] = att
+    most = PROSTOY_LEAD if st[S_FLAGS] & FLAG_PROSTOY else MAX_BOUT
+    st[S_LIMIT] = min(most, st[S_HAND_SIZES + dfd])  # R3.4, R8.3
+    st[S_ELIGIBLE] = _eligible(st, att, dfd)
+    hold(st)
 
 
 @numba.njit(**INLINE)
-def _deal(st, seed, deal_index, players, hand_size, rng):
-    for i in range(S_SIZE):
-        st[i] = 0
-    rng[0] = stream_start(seed, deal_index, np.int64(0))
-    for i in range(N_CARDS):
-        st[S_DECK + i] = i
-    for j in range(N_CARDS - 1, 0, -1):  # Fisher-Yates, seeding.py
-        r = rng_below(rng, j + 1)
-        t = st[S_DECK + j]
-        st[S_DECK + j] = st[S_DECK + r]
-        st[S_DECK + r] = t
-    n = hand_size * players
-    s = 0
-    for k in range(n):  # R2.1: one at a time, in seat order
-        st[S_HANDS + s] |= np.int64(1) << st[S_DECK + k]
-        s = _next_seat(s, players)
-    face_up = st[S_DECK + n]  # R2.2
-    k = 0
-    for i in range(n + 1, N_CARDS):
-        st[S_STOCK + k] = st[S_DECK + i]
-        k += 1
-    st[S_STOCK + k] = face_up
-    st[S_STOCK_TOP] = 0
-    st[S_STOCK_END] = k + 1
-    st[S_PLAYERS] = players
-    st[S_HAND_SIZE] = hand_size
-    st[S_TRUMP_CARD] = face_up
-    trump = face_up & 3
-    st[S_TRUMP_SUIT] = trump
-    st[S_SEEN] = np.int64(1) << face_up
-    st[S_DURAK] = -1
-    # R2.3: the holder of the lowest trump attacks first, else seat 0
-    all_trumps = 0
-    for s in range(players):
-        all_trumps |= st[S_HANDS + s]
-    all_trumps &= TRUMP_MASKS[trump]
-    first = 0
-    if all_trumps != 0:
-        low = np.int64(1) << lowest(all_trumps)
-        for s in range(players):
-            if st[S_HANDS + s] & low:
-                first = s
-    st[S_FIRST] = first
-    _start_bout(st, first, _next_seat(first, players))  # R2.4
-    _hold(st)
-    _hold(rng)
+def _draw(st, seat, top, stock_n):
+    """Seat ``seat`` draws up to the hand target (R4.1, R4.2); returns ``(top, stock_n)``."""
+    need = st[S_HAND_TARGET] - st[S_HAND_SIZES + seat]
+    h = st[S_HANDS + seat]
+    while need > 0 and stock_n > 0:
+        c = st[S_STOCK + top]
+        top += 1
+        stock_n -= 1
+        h |= np.int64(1) << c
+        need -= 1
+        st[S_HAND_SIZES + seat] += 1
+        if stock_n == 0:   # the face-up trump, drawn last: public (R2.2, E9)
+            st[S_KNOWN + seat] |= np.int64(1) << c
+    st[S_HANDS + seat] = h
+    hold(st)
+    return top, stock_n
+
+
+@numba.njit(**INLINE)
+def _go_out(st, seat):
+    n = st[S_N_OUT]
+    st[S_OUT + n] = seat
+    st[S_N_OUT] = n + 1
+    st[S_PLACES + seat] = n + 1
+    st[S_ACTIVE] &= ~(np.int64(1) << seat)
+    hold(st)
 
 
 @numba.njit(**JIT)
-def deal(st, seed, deal_index, players, hand_size):
-    """Shuffle and deal deal ``deal_index`` of ``seed`` into ``st`` (R2, seed contract)."""
-    _deal(st, seed, deal_index, players, hand_size, np.empty(1, np.uint64))
+def _finish(st, first_out_now):
+    """Whether the deal is over after the outs of a bout (E11); if so, its result is set.
+    ``first_out_now``: index in the out list of the first seat out after this bout."""
+    active = st[S_ACTIVE]
+    players = st[S_PLAYERS]
+    n_out = st[S_N_OUT]
+    over = False
+    if st[S_FLAGS] & FLAG_TEAMS:
+        left0 = active & TEAM_SEATS[0]
+        left1 = active & TEAM_SEATS[1]
+        if left0 == 0 or left1 == 0:
+            over = True
+            if left0 == 0 and left1 == 0:
+                st[S_DURAK_TEAM] = -1
+            else:
+                st[S_DURAK_TEAM] = 1 if left0 == 0 else 0
+                for s in range(players):   # the losing team's members share the last place
+                    if (active >> s) & 1:
+                        st[S_PLACES + s] = n_out + 1
+    else:
+        left = popcount(active)
+        if left <= 1:
+            over = True
+            if left == 1:
+                durak = lowest(active)
+                st[S_DURAK] = durak
+                st[S_PLACES + durak] = n_out + 1
+    if over and st[S_DURAK] < 0 and st[S_DURAK_TEAM] < 0 and first_out_now < n_out:
+        place = st[S_PLACES + st[S_OUT + first_out_now]]   # a draw: they share a place
+        for k in range(first_out_now, n_out):
+            st[S_PLACES + st[S_OUT + k]] = place
+    hold(st)
+    return over
+
+
+@numba.njit(**JIT)
+def _cap_draw(st):
+    """E12: the deal ends as a draw; the seats still active share the next place."""
+    st[S_CAPPED] = 1
+    st[S_DURAK] = -1
+    st[S_DURAK_TEAM] = -1
+    place = st[S_N_OUT] + 1
+    for s in range(st[S_PLAYERS]):
+        if (st[S_ACTIVE] >> s) & 1:
+            st[S_PLACES + s] = place
+    hold(st)
 
 
 @numba.njit(**INLINE)
-def to_move(st):
-    """The seat that acts next, -1 when the deal is over."""
-    seat = st[S_ATTACKER]
-    if st[S_PHASE] == PHASE_DEFEND:
-        seat = st[S_DEFENDER]
-    if st[S_OVER]:
-        seat = -1
-    _hold(st)
-    return seat
-
-
-@numba.njit(**INLINE)
-def _legal_set(st):
-    """The legal actions as ``(mask, base, tail)``: ``base + c`` for every card ``c`` of
-    ``mask`` (ascending), then ``tail`` unless it is -1. The one statement of R3's moves."""
-    phase = st[S_PHASE]
-    if phase == PHASE_OPEN:  # R3.1: any card, opening is compulsory
-        mask = st[S_HANDS + st[S_ATTACKER]]
-        base = 0
-        tail = -1
-    elif phase == PHASE_DEFEND:  # R3.2: beat the one unbeaten card, or take
-        mask = st[S_HANDS + st[S_DEFENDER]] & BEATERS[st[S_TRUMP_SUIT] * N_CARDS + st[S_UNBEATEN]]
-        base = DEFEND
-        tail = TAKE
-    else:  # R3.3 / R3.5: throw in a matching rank within the limit (R3.4), or stop
-        mask = st[S_HANDS + st[S_ATTACKER]] & st[S_TRANKS]
-        if st[S_N_ATT] >= st[S_LIMIT]:
-            mask = 0
-        base = 0
-        tail = STOP
-    _hold(st)
-    return mask, base, tail
-
-
-@numba.njit(**INLINE)
-def _fill_legal(legal, mask, base, tail):
-    """Write the list form of ``_legal_set`` into ``legal``; return n."""
-    n = popcount(mask)
-    # the first 8 without a data-dependent branch (entries past n are scratch)
-    for i in range(1, 9):
-        legal[i] = base + lowest(mask)
-        mask &= mask - 1
-    i = 9
-    while mask != 0:
-        legal[i] = base + lowest(mask)
-        mask &= mask - 1
-        i += 1
-    legal[n + 1] = tail
-    if tail >= 0:
-        n += 1
-    legal[0] = n
-    _hold(legal)
-    return n
-
-
-@numba.njit(**INLINE)
-def _in_legal_set(code, mask, base, tail):
-    c = code - base
-    in_mask = (c >= 0) & (c < N_CARDS) & (((mask >> (c & 63)) & 1) != 0)
-    return in_mask | ((tail >= 0) & (code == tail))
-
-
-@numba.njit(**INLINE)
-def generate_legal(st, legal):
-    """Fill ``legal`` (``legal[0]`` = n, then codes ascending); return n."""
-    mask, base, tail = _legal_set(st)
-    n = _fill_legal(legal, mask, base, tail)
-    _hold(st)
-    _hold(legal)
-    return n
-
-
-@numba.njit(**INLINE)
-def _rank_cards(card):
-    return np.int64(0xF) << (4 * (card >> 2))
+def _next_bout(st, candidate):
+    """Start the next bout from the seat that should attack (E10)."""
+    if (st[S_ACTIVE] >> candidate) & 1:
+        att = candidate
+        dfd = _defender_of(st, att)
+    elif st[S_FLAGS] & FLAG_TEAMS:   # its next active partner, from the out seat's place
+        att = _next_of(st, candidate, candidate & 1)
+        dfd = _next_of(st, candidate, 2 + (att & 1))
+    else:
+        att = _next_of(st, candidate, -1)
+        dfd = _next_of(st, att, -1)
+    _start_bout(st, att, dfd)
+    hold(st)
 
 
 @numba.njit(**INLINE)
@@ -355,246 +175,334 @@ def _end_bout(st):
     dfd = st[S_DEFENDER]
     players = st[S_PLAYERS]
     table = st[S_TATT] | st[S_TDEF]
-    if st[S_TAKING]:  # R3.7: the defender picks everything up and skips the next attack
-        st[S_HANDS + dfd] |= table
-        st[S_KNOWN + dfd] |= table
-        next_att = att
+    if st[S_TAKING]:
+        # R3.7: the defender picks up the bout; in prostoy only its unbeaten cards (E7)
+        picked = st[S_UNBEATEN_MASK] if st[S_FLAGS] & FLAG_PROSTOY else table
+        st[S_HANDS + dfd] |= picked
+        st[S_KNOWN + dfd] |= picked
+        st[S_HAND_SIZES + dfd] += popcount(picked)
+        st[S_DISCARD] |= table & ~picked
+        candidate = _after(dfd, players)   # R7.4: the defender is skipped
     else:  # R3.6: discard, the defender attacks next
         st[S_DISCARD] |= table
-        next_att = dfd
-    # R4.1/R4.2: attacker draws first, then the defender, the face-up trump last
+        candidate = dfd
     top = st[S_STOCK_TOP]
-    end = st[S_STOCK_END]
-    hand_size = st[S_HAND_SIZE]
-    for k in range(2):
-        s = att if k == 0 else dfd
-        h = st[S_HANDS + s]
-        need = hand_size - popcount(h)
-        while need > 0 and top < end:
-            c = st[S_STOCK + top]
-            top += 1
-            h |= np.int64(1) << c
-            need -= 1
-            if top == end:  # the face-up trump: everyone saw who drew it
-                st[S_KNOWN + s] |= np.int64(1) << c
-        st[S_HANDS + s] = h
-    st[S_STOCK_TOP] = top
+    stock_n = st[S_STOCK_N]
+    if stock_n > 0:  # E9: the main attacker, the others from him on, the defender last
+        top, stock_n = _draw(st, att, top, stock_n)
+        k = _after(att, players)
+        while k != att:
+            if k != dfd and (st[S_ACTIVE] >> k) & 1:
+                top, stock_n = _draw(st, k, top, stock_n)
+            k = _after(k, players)
+        top, stock_n = _draw(st, dfd, top, stock_n)
+        st[S_STOCK_TOP] = top
+        st[S_STOCK_N] = stock_n
     st[S_BOUTS] += 1
     over = False
-    if top == end:  # R5.1: only after a whole bout and its refill, only with no stock
-        empty_att = st[S_HANDS + att] == 0
-        empty_def = st[S_HANDS + dfd] == 0
-        if empty_att or empty_def:
-            over = True
-            n_out = 0
-            if empty_att:  # out order: in seat order from the bout's attacker
-                st[S_OUT + n_out] = att
-                n_out += 1
-            if empty_def:
-                st[S_OUT + n_out] = dfd
-                n_out += 1
-            st[S_N_OUT] = n_out
-            if empty_att and empty_def:  # R5.2: both out in the same bout, a draw
-                st[S_DURAK] = -1
-            elif empty_att:
-                st[S_DURAK] = dfd
-            else:
-                st[S_DURAK] = att
-    _start_bout(st, next_att, _next_seat(next_att, players))
-    if over:
-        st[S_OVER] = 1
-    _hold(st)
+    if stock_n == 0:  # R5.1, R7.5: empty hands go out, in seat order from the attacker
+        first_now = st[S_N_OUT]
+        k = att
+        for _ in range(players):
+            if (st[S_ACTIVE] >> k) & 1 and st[S_HANDS + k] == 0:
+                _go_out(st, k)
+            k = _after(k, players)
+        if st[S_N_OUT] > first_now:
+            over = _finish(st, first_now)
+    if not over and st[S_NHIST] >= PLAY_CAP:   # E12: a draw among the seats still active
+        over = True
+        _cap_draw(st)
+    if over:   # the table's cards are in the discard or a hand now; the last bout's
+        st[S_OVER] = 1   # attacker, defender, limit and eligible seats stay
+        st[S_TO_MOVE] = -1
+        _clear_table(st)
+    else:
+        _next_bout(st, candidate)
+    hold(st)
+
+
+# --------------------------------------------------------------------------------------
+# Playing an action
+# --------------------------------------------------------------------------------------
+@numba.njit(**INLINE)
+def _lay(st, seat, card):
+    """Card ``card`` leaves ``seat``'s hand for the table (public from now on)."""
+    bit = np.int64(1) << card
+    st[S_HANDS + seat] &= ~bit
+    st[S_KNOWN + seat] &= ~bit
+    st[S_HAND_SIZES + seat] -= 1
+    st[S_SEEN] |= bit
+    st[S_TRANKS] |= _rank_cards(card)
+    hold(st)
+
+
+@numba.njit(**INLINE)
+def _attack_card(st, seat, card):
+    _lay(st, seat, card)
+    i = st[S_N_ATT]
+    st[S_TABLE + 2 * i] = card
+    st[S_N_ATT] = i + 1
+    st[S_TATT] |= np.int64(1) << card
+    # every attack card is unbeaten when laid: lead cards, throw-ins after a take too
+    # (O_N_UNBEATEN counts the unbeaten attack cards on the table, docs/observation.md)
+    st[S_UNBEATEN_MASK] |= np.int64(1) << card
+    st[S_N_UNBEATEN] += 1
+    hold(st)
+
+
+@numba.njit(**INLINE)
+def _to_defence(st):
+    """The defender answers the unbeaten cards (``S_UNBEATEN_MASK``, set by the caller):
+    the first of them in play order is ``S_UNBEATEN``."""
+    st[S_PHASE] = PHASE_DEFEND
+    st[S_TO_MOVE] = st[S_DEFENDER]
+    unbeaten = st[S_UNBEATEN_MASK]
+    for i in range(MAX_BOUT):
+        c = st[S_TABLE + 2 * i]
+        if c >= 0 and (unbeaten >> c) & 1:
+            st[S_UNBEATEN] = c
+            break
+    hold(st)
+
+
+@numba.njit(**INLINE)
+def _after_lead_card(st):
+    """After the opening card or a card added to the lead (E4): the lead goes on, or waits
+    for the defender."""
+    if st[S_FLAGS] & (FLAG_LEAD_MULTIPLE | FLAG_PROSTOY):
+        adds, _ = lead_options(st)
+        if adds != 0:
+            st[S_PHASE] = PHASE_LEAD
+            hold(st)
+            return
+    n = st[S_N_ATT]
+    st[S_N_UNBEATEN] = n
+    if n == 1:
+        c = st[S_TABLE]
+        st[S_UNBEATEN_MASK] = np.int64(1) << c
+        st[S_UNBEATEN] = c
+        st[S_PHASE] = PHASE_DEFEND
+        st[S_TO_MOVE] = st[S_DEFENDER]
+    else:
+        st[S_UNBEATEN_MASK] = st[S_TATT]
+        _to_defence(st)
+    hold(st)
+
+
+@numba.njit(**INLINE)
+def _beat(st, card, target):
+    """The defender beats ``target`` with ``card`` (R3.2, E5)."""
+    _lay(st, st[S_DEFENDER], card)
+    i = st[S_N_ATT] - 1
+    if st[S_TABLE + 2 * i] != target:
+        for j in range(MAX_BOUT):
+            if st[S_TABLE + 2 * j] == target:
+                i = j
+    st[S_TABLE + 2 * i + 1] = card
+    st[S_TDEF] |= np.int64(1) << card
+    st[S_UNBEATEN_MASK] &= ~(np.int64(1) << target)
+    left = st[S_N_UNBEATEN] - 1
+    st[S_N_UNBEATEN] = left
+    if left > 0:
+        _to_defence(st)
+    elif st[S_FLAGS] & FLAG_PROSTOY:  # E7: every card beaten ends the bout
+        st[S_UNBEATEN] = -1
+        _end_bout(st)
+    else:  # E2: the attackers are asked, the main attacker first
+        st[S_UNBEATEN] = -1
+        st[S_PHASE] = PHASE_ATTACK
+        st[S_TO_MOVE] = st[S_ATTACKER]
+    hold(st)
+
+
+@numba.njit(**JIT)
+def _transfer(st, card):
+    """The defender transfers with ``card`` (R8.2, E6)."""
+    dfd = st[S_DEFENDER]
+    new = _defender_of(st, dfd)
+    _attack_card(st, dfd, card)
+    st[S_ATTACKER] = dfd
+    st[S_DEFENDER] = new
+    st[S_LIMIT] = min(MAX_BOUT, st[S_HAND_SIZES + new])
+    st[S_ELIGIBLE] = _eligible(st, dfd, new)
+    _to_defence(st)
+    hold(st)
+
+
+@numba.njit(**JIT)
+def _swap(st, code):
+    """The trump six's holder swaps it for the face-up card, or keeps it (R8.5, E8)."""
+    if code == SWAP:
+        seat = st[S_TO_MOVE]
+        six = st[S_TRUMP_SUIT]   # rank 0 of the trump suit
+        up = st[S_TRUMP_CARD]
+        st[S_HANDS + seat] ^= (np.int64(1) << six) | (np.int64(1) << up)
+        st[S_KNOWN + seat] |= np.int64(1) << up
+        st[S_STOCK + st[S_STOCK_TOP] + st[S_STOCK_N] - 1] = six
+        st[S_TRUMP_CARD] = six
+        st[S_SEEN] |= np.int64(1) << six
+    st[S_PHASE] = PHASE_OPEN
+    st[S_TO_MOVE] = st[S_ATTACKER]
+    hold(st)
 
 
 @numba.njit(**INLINE)
 def apply_action(st, code, hist):
-    """Play ``code`` (assumed legal) and append it to ``hist``."""
+    """Play ``code`` (assumed legal) by the seat to move and append it to ``hist``."""
     nh = st[S_NHIST]
-    if code < DEFEND:  # attack: open (R3.1) or throw in (R3.3, R3.5)
-        att = st[S_ATTACKER]
-        bit = np.int64(1) << code
-        st[S_HANDS + att] &= ~bit
-        st[S_KNOWN + att] &= ~bit
-        i = st[S_N_ATT]
-        st[S_TABLE + 2 * i] = code
-        st[S_N_ATT] = i + 1
-        st[S_TATT] |= bit
-        st[S_TRANKS] |= _rank_cards(code)
-        st[S_SEEN] |= bit
-        if st[S_TAKING] == 0:
-            st[S_PHASE] = PHASE_DEFEND
-            st[S_UNBEATEN] = code
+    seat = st[S_TO_MOVE]
+    st[S_NHIST] = nh + 1
+    entry = code | seat << HIST_SEAT_SHIFT
+    if code < DEFEND:  # attack: open (R3.1), add to the lead (E4), throw in (R3.3, E2)
+        phase = st[S_PHASE]
+        _attack_card(st, seat, code)
+        if phase == PHASE_ATTACK:
+            if st[S_TAKING]:   # R3.5: not answered; a new round of asking
+                st[S_TO_MOVE] = st[S_ATTACKER]
+            else:
+                st[S_UNBEATEN] = code
+                st[S_UNBEATEN_MASK] = np.int64(1) << code
+                st[S_N_UNBEATEN] = 1
+                st[S_PHASE] = PHASE_DEFEND
+                st[S_TO_MOVE] = st[S_DEFENDER]
         else:
-            st[S_PHASE] = PHASE_ATTACK
-        hist[nh] = code | att << HIST_SEAT_SHIFT
-    elif code < TAKE:  # defend the unbeaten card (R3.2)
-        dfd = st[S_DEFENDER]
-        card = code - DEFEND
-        bit = np.int64(1) << card
-        st[S_HANDS + dfd] &= ~bit
-        st[S_KNOWN + dfd] &= ~bit
-        st[S_TABLE + 2 * st[S_N_ATT] - 1] = card
-        st[S_TDEF] |= bit
-        st[S_TRANKS] |= _rank_cards(card)
-        st[S_SEEN] |= bit
-        hist[nh] = code | dfd << HIST_SEAT_SHIFT | (st[S_UNBEATEN] + 1) << HIST_TARGET_SHIFT
-        st[S_UNBEATEN] = -1
-        st[S_PHASE] = PHASE_ATTACK
-    elif code == TAKE:  # R3.5: the attacker may still throw in
-        hist[nh] = code | st[S_DEFENDER] << HIST_SEAT_SHIFT
+            _after_lead_card(st)
+    elif code < TAKE:  # defend the one unbeaten card (R3.2)
+        target = st[S_UNBEATEN]
+        entry |= (target + 1) << HIST_TARGET_SHIFT
+        _beat(st, code - DEFEND, target)
+    elif code == TAKE:  # R3.5; in prostoy the bout ends (E7)
         st[S_TAKING] = 1
         st[S_UNBEATEN] = -1
-        st[S_PHASE] = PHASE_ATTACK
-    else:  # STOP ends the bout
-        hist[nh] = code | st[S_ATTACKER] << HIST_SEAT_SHIFT
-        st[S_NHIST] = nh + 1
-        _end_bout(st)
-    if code < STOP:
-        st[S_NHIST] = nh + 1
-    _hold(st)
-    _hold(hist)
+        if st[S_FLAGS] & FLAG_PROSTOY:
+            _end_bout(st)
+        else:
+            st[S_PHASE] = PHASE_ATTACK
+            st[S_TO_MOVE] = st[S_ATTACKER]
+    elif code == STOP:  # E2: the next eligible seat is asked; the bout ends after the last
+        nxt = _next_asked(st, seat)
+        if nxt < 0:
+            _end_bout(st)
+        else:
+            st[S_TO_MOVE] = nxt
+    elif code < DONE:
+        _transfer(st, code - TRANSFER)
+    elif code == DONE:
+        st[S_N_UNBEATEN] = st[S_N_ATT]
+        st[S_UNBEATEN_MASK] = st[S_TATT]
+        _to_defence(st)
+    elif code < DEFEND_AT:
+        _swap(st, code)
+    else:  # E5: a defence that names its target
+        target = (code - DEFEND_AT) // 36
+        card = code - DEFEND_AT - 36 * target
+        entry = (DEFEND + card) | seat << HIST_SEAT_SHIFT | (target + 1) << HIST_TARGET_SHIFT
+        _beat(st, card, target)
+    hist[nh] = entry
+    hold(st)
+    hold(hist)
+
+
+# --------------------------------------------------------------------------------------
+# The deal and the observation
+# --------------------------------------------------------------------------------------
+@numba.njit(**INLINE)
+def deal_into(st, seed, deal_index, deck_stream, players, hand_target, flags, dealer,
+              first_deal, rng):
+    """Shuffle and deal into ``st`` (R2, R9.1, the seed contract): the deck of stream
+    ``deck_stream`` of (``seed``, ``deal_index``), dealt from the seat after ``dealer``;
+    a ``first_deal`` settles its first attacker by R2.3 (and may start with the swap, E8),
+    a later deal of a series by R9.1."""
+    for i in range(S_SIZE):
+        st[i] = 0
+    rng[0] = stream_start(seed, deal_index, deck_stream)
+    for i in range(N_CARDS):
+        st[S_DECK + i] = i
+    for j in range(N_CARDS - 1, 0, -1):  # Fisher-Yates, seeding.py
+        r = rng_below(rng, j + 1)
+        t = st[S_DECK + j]
+        st[S_DECK + j] = st[S_DECK + r]
+        st[S_DECK + r] = t
+    n = hand_target * players
+    s = _after(dealer, players)
+    for k in range(n):  # R2.1: one at a time, from the seat after the dealer
+        st[S_HANDS + s] |= np.int64(1) << st[S_DECK + k]
+        s = _after(s, players)
+    if n < N_CARDS:  # R2.2: the next card face up, drawn last
+        face_up = st[S_DECK + n]
+        k = 0
+        for i in range(n + 1, N_CARDS):
+            st[S_STOCK + k] = st[S_DECK + i]
+            k += 1
+        st[S_STOCK + k] = face_up
+        st[S_STOCK_N] = k + 1
+    else:  # R2.2: six of six: the last card dealt, in the dealer's hand, is known
+        face_up = st[S_DECK + N_CARDS - 1]
+        st[S_KNOWN + dealer] = np.int64(1) << face_up
+    for s in range(players):
+        st[S_HAND_SIZES + s] = hand_target
+    st[S_PLAYERS] = players
+    st[S_HAND_TARGET] = hand_target
+    st[S_FLAGS] = flags
+    st[S_DEALER] = dealer
+    st[S_TRUMP_CARD] = face_up
+    st[S_FACE_UP] = face_up
+    trump = face_up & 3
+    st[S_TRUMP_SUIT] = trump
+    st[S_SEEN] = np.int64(1) << face_up
+    st[S_ACTIVE] = (np.int64(1) << players) - 1
+    st[S_DURAK] = -1
+    st[S_DURAK_TEAM] = -1
+    st[S_SWAPPER] = -1
+    if first_deal:  # R2.3: the lowest trump in a hand attacks first, else seat 0
+        all_trumps = np.int64(0)
+        for s in range(players):
+            all_trumps |= st[S_HANDS + s]
+        all_trumps &= TRUMP_MASKS[trump]
+        first = 0
+        if all_trumps != 0:
+            low = np.int64(1) << lowest(all_trumps)
+            for s in range(players):
+                if st[S_HANDS + s] & low:
+                    first = s
+    else:
+        first = _after(dealer, players)
+    st[S_FIRST] = first
+    _start_bout(st, first, _defender_of(st, first))
+    if first_deal and flags & FLAG_SWAP and st[S_STOCK_N] > 0 and face_up >> 2 != 0:
+        six = np.int64(1) << trump   # E8: the trump six's holder decides first
+        for s in range(players):
+            if st[S_HANDS + s] & six:
+                st[S_SWAPPER] = s
+                st[S_PHASE] = PHASE_SWAP
+                st[S_TO_MOVE] = s
+    hold(st)
+    hold(rng)
+
+
+@numba.njit(**JIT)
+def deal(st, seed, deal_index, deck_stream, players, hand_target, flags, dealer, first_deal):
+    """``deal_into`` with a random stream of its own (tests, replay)."""
+    deal_into(st, seed, deal_index, deck_stream, players, hand_target, flags, dealer,
+              first_deal, np.empty(1, np.uint64))
+
+
+@numba.njit(**INLINE)
+def to_move(st):
+    """The seat that acts next, -1 when the deal is over."""
+    return st[S_TO_MOVE]
 
 
 @numba.njit(**INLINE)
 def observe(st, seat, obs):
     """Fill ``obs`` with what ``seat`` may see (R6); see ``durak_sim.observation``."""
-    _copy_obs(obs, st)  # the public fields, at the same indices in st
+    copy_obs(obs, st)  # the public fields, kept at the same indices in st
     obs[O_SEAT] = seat
     obs[O_HAND] = st[S_HANDS + seat]
-    obs[O_STOCK] = st[S_STOCK_END] - st[S_STOCK_TOP]
     obs[19] = 0
-    for s in range(MAX_SEATS):  # seats past ``players`` hold no cards (and their known: 0)
-        obs[O_HAND_SIZES + s] = popcount(st[S_HANDS + s])
-    _hold(st)
-    _hold(obs)
+    obs[O_TEAM] = seat & 1 if st[S_FLAGS] & FLAG_TEAMS else -1
+    hold(st)
+    hold(obs)
 
 
-@numba.njit(**INLINE)
-def _new_game(st, seed, deal_index, players, hand_size, rot, resets, rngs, mems):
-    deal_index = np.int64(deal_index)
-    _deal(st, seed, deal_index, players, hand_size, rngs[0])
-    k = rot
-    for s in range(players):
-        rngs[s, 0] = stream_start(seed, deal_index, np.int64(1 + s))
-        mems[s, 0] += 1  # a new game stamp (observation.py contract)
-        for i in range(1, resets[k]):
-            mems[s, i] = 0
-        k = _next_seat(k, players)
-    _hold(st)
-    _hold(resets)
-    _hold(rngs)
-    _hold(mems)
-
-
-@numba.njit(**INLINE)
-def _result(st, decisions, err, err_seat, err_action, results, g):
-    durak = st[S_DURAK]
-    results[g, R_OUTCOME] = 1 if durak < 0 else 0
-    results[g, R_DURAK] = durak
-    results[g, R_FIRST] = st[S_FIRST]
-    results[g, R_BOUTS] = st[S_BOUTS]
-    results[g, R_CARDS_LEFT] = popcount(st[S_HANDS + durak]) if durak >= 0 else 0
-    results[g, R_N_ACTIONS] = st[S_NHIST]
-    results[g, R_DECISIONS] = decisions
-    results[g, R_ERROR] = err
-    results[g, R_ERROR_SEAT] = err_seat
-    results[g, R_ERROR_ACTION] = err_action
-    results[g, R_N_OUT] = st[S_N_OUT]
-    for k in range(MAX_SEATS):
-        results[g, R_OUT + k] = st[S_OUT + k] if k < st[S_N_OUT] else -1
-    _hold(st)
-    _hold(results)
-
-
-@numba.njit(**JIT)
-def play_range(seed, deals, rots, fns, players, hand_size, mem_size, resets, lo, hi,
-               results, record, rec_actions, rec_decks, stop):
-    """Play games ``lo..hi-1`` of a batch serially with buffers of its own; write game
-    ``g``'s result into ``results[g]`` (R_* columns). A game that would begin once
-    ``stop[0]`` is set (by another thread: Ctrl-C) is not played: its ``R_ERROR`` is
-    ``ERR_STOPPED``, so that a call ends within one game of a stop.
-
-    Seat ``s`` of game ``g`` is played by ``fns[(s + rots[g]) % players]``; its random stream
-    is ``(seed, deals[g], s)`` and its workspace ``mems[s]``. With ``record`` each game's
-    history is copied to ``rec_actions[g]`` and its deck to ``rec_decks[g]`` (both with one
-    row per game; ignored otherwise).
-    """
-    st = np.zeros(S_SIZE, np.int64)
-    obs = np.zeros(OBS_SIZE, np.int64)
-    legal = np.zeros(64, np.int64)
-    hist = np.zeros(MAX_ACTIONS, np.int64)
-    rngs = np.zeros((max(players, 2), 1), np.uint64)
-    mems = np.zeros((max(players, 2), mem_size), np.int64)
-    # seats 0 and 1 get views made once (a view per decision costs two atomic refcounts)
-    rng0 = rngs[0]
-    rng1 = rngs[1]
-    mem0 = mems[0]
-    mem1 = mems[1]
-    cap = hist.shape[0]
-    for g in range(lo, hi):
-        if stop[0] != 0:
-            results[g, R_ERROR] = ERR_STOPPED
-            continue
-        rot = rots[g]
-        _new_game(st, seed, deals[g], players, hand_size, rot, resets, rngs, mems)
-        f0 = rot % players  # strategy of seat 0; seat s plays fns[(f0 + s) % players]
-        decide0 = fns[f0]
-        decide1 = fns[_next_seat(f0, players)]
-        decisions = 0
-        err = 0
-        err_seat = -1
-        err_action = -1
-        while st[S_OVER] == 0:
-            mask, base, tail = _legal_set(st)
-            seat = to_move(st)
-            if popcount(mask) + (tail >= 0) == 1:  # forced: the strategy is not asked
-                code = base + lowest(mask) if mask != 0 else tail
-            else:
-                _fill_legal(legal, mask, base, tail)
-                observe(st, seat, obs)
-                if seat == 0:
-                    code = decide0(obs, legal, hist, rng0, mem0)
-                elif seat == 1:
-                    code = decide1(obs, legal, hist, rng1, mem1)
-                else:
-                    code = fns[(f0 + seat) % players](obs, legal, hist, rngs[seat], mems[seat])
-                decisions += 1
-                if not _in_legal_set(code, mask, base, tail):
-                    err = ERR_ILLEGAL
-                    err_seat = seat
-                    err_action = code
-                    break
-            if st[S_NHIST] >= cap:
-                err = ERR_TOO_LONG
-                err_seat = seat
-                break
-            apply_action(st, code, hist)
-        _result(st, decisions, err, err_seat, err_action, results, g)
-        if record:
-            n = min(st[S_NHIST], rec_actions.shape[1])
-            for k in range(n):
-                rec_actions[g, k] = hist[k]
-            for k in range(N_CARDS):
-                rec_decks[g, k] = st[S_DECK + k]
-
-
-@numba.njit(parallel=True, **JIT)
-def play_batch(seed, deals, rots, fns, players, hand_size, mem_size, resets, n_chunks,
-               results, record, rec_actions, rec_decks, stop):
-    """Play every game of a batch, ``n_chunks`` chunks in parallel. Game ``g`` is deal
-    ``deals[g]`` with rotation ``rots[g]``; its results land in ``results[g]`` whatever the
-    chunking or the thread count, so the output is the same for any of them."""
-    n = deals.shape[0]
-    # chunks are claimed dynamically: the first iteration a thread runs plays chunks until
-    # none is left, so a thread slowed by other load does not hold up the batch (prange
-    # splits its iterations between the threads up front); the iterations after it find
-    # nothing left to do
-    next_chunk = np.zeros(1, np.int64)
-    for _ in numba.prange(n_chunks):
-        c = _fetch_add(next_chunk, np.int64(1))
-        while c < n_chunks:
-            lo = c * n // n_chunks
-            hi = (c + 1) * n // n_chunks
-            play_range(seed, deals, rots, fns, players, hand_size, mem_size, resets, lo, hi,
-                       results, record, rec_actions, rec_decks, stop)
-            c = _fetch_add(next_chunk, np.int64(1))
+assert OBS_SIZE == 64
