@@ -16,10 +16,12 @@ import numpy as np
 
 from .errors import UserError
 from .play import cpu_count, play_games, resolve_strategies
+from .rules import Rules
 
 
 def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[int] | None = None,
-              repeat: int = 3, seed: int = 1, board=None) -> Iterator[dict]:
+              repeat: int = 3, seed: int = 1, board=None, rules: Rules | None = None
+              ) -> Iterator[dict]:
     """Time ``repeat`` runs of ``deals`` deals per thread count; yield one result per thread
     count. Each timed run is one kernel call (blocks would add a wait for the slower thread
     at every block's end). ``board``: a :class:`durak_sim.progress.Board` to keep up to
@@ -33,6 +35,8 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
     if not 1 <= deals <= MAX_BENCH_DEALS:
         raise UserError(f"bench plays 1..{MAX_BENCH_DEALS:,} deals a run, got {deals:,}")
     strats = resolve_strategies(names)
+    if rules is None:
+        rules = Rules() if len(strats) == 2 else Rules(players=len(strats))
     if not all(s.compiled for s in strats):
         raise UserError("bench times the numba kernel: every strategy must be numba-compiled")
     threads = list(threads) if threads else sorted({1, cpu_count()})
@@ -40,7 +44,7 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
         if not 1 <= n_threads <= numba.config.NUMBA_NUM_THREADS:
             raise UserError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {n_threads}")
     t = time.perf_counter()
-    play_games(strats, seed=seed, deals=range(1), swap=False, threads=1)
+    play_games(strats, seed=seed, deals=range(1), swap=False, threads=1, rules=rules)
     compile_s = time.perf_counter() - t
     if board is not None:
         for n_threads in threads:
@@ -49,7 +53,8 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
     for n_threads in threads:
         times, decisions = [], 0
         for _ in range(repeat):
-            b = play_games(strats, seed=seed, deals=range(deals), swap=False, threads=n_threads)
+            b = play_games(strats, seed=seed, deals=range(deals), swap=False, threads=n_threads,
+                           rules=rules)
             times.append(b.seconds)
             decisions = b.decisions
             if board is not None:
@@ -57,6 +62,7 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
         best = min(times)
         yield {
             "bench": "kernel", "pairing": ",".join(s.name for s in strats),
+            "rules": rules.to_dict(),
             "versions": {s.name: s.version for s in strats}, "threads": n_threads,
             "deals": deals, "repeat": repeat, "seconds_best": round(best, 6),
             "seconds_median": round(statistics.median(times), 6),

@@ -12,7 +12,9 @@ from pathlib import Path
 import click
 
 from .errors import EXIT_USAGE, ExitNow, UserError
-from .limits import MAX_BENCH_DEALS, MAX_DEALS, MAX_INDEX, MAX_RECORD_DEALS, MAX_REPEAT
+from .cli_rules import rules_options
+from .limits import (MAX_BENCH_DEALS, MAX_DEALS, MAX_INDEX, MAX_RECORD_DEALS, MAX_REPEAT,
+                     MAX_SERIES_DEALS)
 
 
 def fail(message: str) -> None:
@@ -25,7 +27,10 @@ class Group(click.Group):
 
     def main(self, args=None, *rest, standalone_mode=True, **kwargs):
         try:
-            return super().main(args, *rest, standalone_mode=False, **kwargs)
+            try:
+                return super().main(args, *rest, standalone_mode=False, **kwargs)
+            finally:
+                _close_engines()   # before any exit: no engine process is left running
         except ExitNow as exc:
             if args is None:   # the real command line, not a test's in-process call
                 sys.stdout.flush()
@@ -45,6 +50,12 @@ class Group(click.Group):
             fail(str(exc).splitlines()[0])
 
 
+def _close_engines() -> None:
+    external = sys.modules.get("durak_sim.external")
+    if external is not None:
+        external.close_all()
+
+
 def load_plugins(plugins) -> None:
     from .registry import load_plugin
 
@@ -59,6 +70,10 @@ seed_option = click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=
                            show_default=True, help="Master seed.")
 threads_option = click.option("--threads", type=click.IntRange(1), default=None,
                               help="Threads (default: all cores).")
+engine_timeout_option = click.option(
+    "--engine-timeout", type=click.FloatRange(0, min_open=True), default=None,
+    metavar="SECONDS", help="Time limit of an external engine's decision (strategy "
+                            "engine:PATH; docs/engine-protocol.md).  [default: 5]")
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -77,7 +92,8 @@ def strategies(plugins):
     for name in strategy_names():
         s = get_strategy(name)
         kind = "numba" if s.compiled else "python"
-        click.echo(f"{s.name:<12} v{s.version}  {kind:<6}  {s.description}")
+        source = f"  [package {s.distribution}]" if s.distribution else ""
+        click.echo(f"{s.name:<12} v{s.version}  {kind:<6}  {s.description}{source}")
 
 
 def check_output_file(path: Path, force: bool, option: str) -> None:
@@ -97,16 +113,45 @@ def check_output_file(path: Path, force: bool, option: str) -> None:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def _lineup(names, rules_spec, option="STRATEGY"):
+    """The line-up and its ruleset: ``--players`` defaults to the line-up's size; every
+    strategy must be known and must play the ruleset (one line otherwise)."""
+    from .cli_rules import make_rules
+    from .play import check_supported, resolve_strategies
+
+    names = [n.strip() for n in names]
+    if len(names) < 2:
+        raise UserError(f"name at least two strategies ({option} ...), one per seat")
+    rules = make_rules(rules_spec, players=len(names))
+    if len(names) != rules.players:
+        raise UserError(f"{rules.players} players need {rules.players} strategies, one per "
+                        f"seat, got {len(names)}: {' '.join(names)}")
+    check_supported(resolve_strategies(names), rules)
+    if any(n.startswith("engine:") for n in names):
+        from .external import configure
+
+        configure(rules=rules)
+    return names, rules
+
+
+def _records_file(records, force, n_deals) -> None:
+    if records is not None:
+        if n_deals > MAX_RECORD_DEALS:
+            raise UserError(f"--records keeps at most {MAX_RECORD_DEALS:,} deals, got "
+                            f"{n_deals:,}")
+        check_output_file(records, force, "--records")
+
+
 @main.command()
-@click.argument("a")
-@click.argument("b")
+@click.argument("strategies", nargs=-1, required=True, metavar="STRATEGY...")
 @click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=10_000, show_default=True,
-              help=f"Deal indices to play (each twice, seats swapped, unless --no-swap); at "
+              help=f"Deal indices to play (each once per seating, unless --no-swap); at "
                    f"most {MAX_RECORD_DEALS:,} with --records.")
 @seed_option
 @threads_option
 @click.option("--swap/--no-swap", default=True, show_default=True,
-              help="Play every deal twice with the seats swapped (duplicate play).")
+              help="Play every deal once per rotation of the line-up over the seats (two "
+                   "players: twice, seats swapped; duplicate play).")
 @click.option("--records", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every game record (JSON Lines, durak-sim/record/1), in deal order.")
 @click.option("--force", is_flag=True, help="Replace an existing --records file.")
@@ -116,30 +161,59 @@ def check_output_file(path: Path, force: bool, option: str) -> None:
                    "terminal).")
 @click.option("--sprt", nargs=2, type=float, default=None, metavar="ELO0 ELO1",
               help="Stop early by a pentanomial SPRT of H0 elo=ELO0 against H1 elo=ELO1 on "
-                   "deal pairs (checked every 1,000 pairs; --deals is then the maximum).")
+                   "deal pairs (two players; checked every 1,000 pairs; --deals is then the "
+                   "maximum).")
+@click.option("--forfeit", is_flag=True,
+              help="Score a game in which an external engine fails (crashes, hangs past "
+                   "--engine-timeout, prints garbage, plays an illegal action) as its loss "
+                   "and go on, instead of stopping.")
+@engine_timeout_option
+@rules_options
 @plugin_option
-def match(a, b, deals, seed, threads, swap, records, force, as_json, progress, sprt, plugins):
-    """Play strategy A against strategy B over seeded deals.
+def match(strategies, deals, seed, threads, swap, records, force, as_json, progress, sprt,
+          forfeit, engine_timeout, rules_spec, plugins):
+    """Play the line-up STRATEGY... (one per seat, seat 0 first) over seeded deals.
 
-    Ctrl-C ends the match within about a second: the summary (and --records) then hold
-    every deal finished, and the exit code is 130."""
+    Two strategies play a two-player match (A against B); more play at a table of that
+    many players (--players N, --rules NAME: docs/rulesets.md). A strategy engine:PATH (or
+    engine:"CMD ARGS") is an external program (docs/engine-protocol.md). Ctrl-C ends the
+    match within about a second: the summary (and --records) then hold every deal
+    finished, and the exit code is 130."""
     from .match import run_match
-    from .play import resolve_strategies
 
     load_plugins(plugins)
-    resolve_strategies([a, b])   # unknown names are refused before any file is touched
-    if records is not None:
-        if deals > MAX_RECORD_DEALS:
-            raise UserError(f"--records keeps at most {MAX_RECORD_DEALS:,} deals, got "
-                            f"--deals {deals:,}")
-        check_output_file(records, force, "--records")
+    _engine_settings(engine_timeout)
+    names, rules = _lineup(strategies, rules_spec)   # before any file is touched
+    _records_file(records, force, deals)
+    if any(n.startswith("engine:") for n in names) and sprt is None:
+        from .engine_match import run_engine_match
+
+        result = run_engine_match(names, deals=deals, seed=seed, rules=rules, swap=swap,
+                                  records=records, forfeit=forfeit, progress=progress,
+                                  interruptible=True)
+        _finish_summary(result, as_json, records, summary=result.summary)
+        return
+    if forfeit:
+        raise UserError("--forfeit is for line-ups with an external engine (engine:PATH), "
+                        "without --sprt")
+    if rules.players > 2:
+        if sprt is not None:
+            raise UserError("--sprt is for two players")
+        from .table_match import run_table_match
+
+        summary = run_table_match(names, deals=deals, seed=seed, rules=rules, threads=threads,
+                                  swap=swap, records=records, progress=progress,
+                                  interruptible=True)
+        _finish_summary(summary, as_json, records)
+        return
+    a, b = names
     if sprt is not None:
         from .sprt_match import run_sprt
 
         if records is not None or not swap:
             raise UserError("--sprt plays seat-swapped deal pairs and keeps no records")
         result = run_sprt(a, b, sprt[0], sprt[1], seed=seed, threads=threads, max_deals=deals,
-                          progress=progress, interruptible=True)
+                          progress=progress, interruptible=True, rules=rules)
         if as_json:
             click.echo(json.dumps(result.to_dict()))
         else:
@@ -149,39 +223,112 @@ def match(a, b, deals, seed, threads, swap, records, force, as_json, progress, s
             raise ExitNow(130)
         return
     summary = run_match(a, b, deals=deals, seed=seed, threads=threads, swap=swap,
-                        records=records, progress=progress, interruptible=True)
+                        records=records, progress=progress, interruptible=True, rules=rules)
+    _finish_summary(summary, as_json, records)
+
+
+def _engine_settings(timeout) -> None:
+    if timeout is not None:
+        from .external import configure
+
+        configure(timeout=timeout)
+
+
+def _finish_summary(result, as_json, records, what="deals", summary=None) -> None:
+    summary = result if summary is None else summary
     if as_json:
-        click.echo(json.dumps(summary.to_dict()))
+        click.echo(json.dumps(result.to_dict()))
     else:
-        summary.print()
+        result.print()
     if summary.interrupted_of is not None:
         click.echo(f"durak-sim: interrupted after {summary.deals:,} of "
-                   f"{summary.interrupted_of:,} deals"
+                   f"{summary.interrupted_of:,} {what}"
                    + (f"; {records} holds their records" if records is not None else ""),
                    err=True)
         raise ExitNow(130)
 
 
 @main.command()
-@click.option("--seed", type=click.IntRange(0, MAX_INDEX), required=True, help="Master seed.")
-@click.option("--deal", type=click.IntRange(0, MAX_INDEX), required=True, help="Deal index.")
-@click.option("--seats", required=True, metavar="A,B", help="Strategy per seat, seat 0 first.")
-@click.option("--json", "as_json", is_flag=True, help="Print the game record (one line).")
+@click.argument("strategies", nargs=-1, required=True, metavar="STRATEGY...")
+@click.option("--deals", type=click.IntRange(1, MAX_SERIES_DEALS), required=True,
+              help="Deals in each series.")
+@click.option("--series", "n_series", type=click.IntRange(1, MAX_DEALS), default=1_000,
+              show_default=True, help="Series to play (series 0..N-1).")
+@seed_option
+@threads_option
+@click.option("--records", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write every deal's game record (JSON Lines), series by series.")
+@click.option("--force", is_flag=True, help="Replace an existing --records file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Live progress on stderr (only when it is a terminal).")
+@engine_timeout_option
+@rules_options
 @plugin_option
-def replay(seed, deal, seats, as_json, plugins):
-    """Rebuild one deal from its seed and print it card by card."""
-    from .replay import replay_deal, render_record
-    from .records import dumps
+def series(strategies, deals, n_series, seed, threads, records, force, as_json, progress,
+           engine_timeout, rules_spec, plugins):
+    """Play series of DEALS deals at one table, the line-up STRATEGY... in seat order (R9).
+
+    In each series the Durak of a deal deals the next (after a draw the same dealer again),
+    the seat after the dealer attacks first; deal k of series j is fixed by (seed, j, k).
+    Prints per strategy the lost deals (Durak), first-out deals, places and the series score
+    (+1 first out, -1 Durak, R9.2)."""
+    from .table_match import run_table_match
 
     load_plugins(plugins)
-    names = [s.strip() for s in seats.split(",")]
-    rec = replay_deal(seed, deal, names)
+    _engine_settings(engine_timeout)
+    names, rules = _lineup(strategies, rules_spec)
+    _records_file(records, force, deals * n_series)
+    summary = run_table_match(names, deals=n_series, seed=seed, rules=rules, threads=threads,
+                              swap=False, records=records, progress=progress,
+                              interruptible=True, series_deals=deals)
+    _finish_summary(summary, as_json, records, what="series")
+
+
+@main.command()
+@click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=None, help="Master seed.")
+@click.option("--deal", type=click.IntRange(0, MAX_INDEX), default=None,
+              help="Deal index (with --series: the deal's number in the series, from 0).")
+@click.option("--series", "series_index", type=click.IntRange(0, MAX_INDEX), default=None,
+              help="Replay deal --deal of series number SERIES (durak-sim series).")
+@click.option("--seats", default=None, metavar="A,B,...", help="Strategy per seat, seat 0 first.")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Show the game records of this file (JSON Lines: "
+                                 "durak-sim play, match --records) instead of playing a deal; "
+                                 "with --deal, only that deal's.")
+@click.option("--json", "as_json", is_flag=True, help="Print the game record (one line).")
+@engine_timeout_option
+@rules_options
+@plugin_option
+def replay(seed, deal, series_index, seats, record_file, as_json, engine_timeout, rules_spec,
+           plugins):
+    """Rebuild one deal from its seed (--seed, --deal, --seats) and print it card by card;
+    or show the games of a record file (--record FILE)."""
+    from .records import dumps
+    from .replay import render_record, replay_deal
+
+    if record_file is not None:
+        from .cli_play import show_records
+
+        show_records(record_file, deal, as_json)
+        return
+    missing = [o for o, v in (("--seed", seed), ("--deal", deal), ("--seats", seats))
+               if v is None]
+    if missing:
+        raise UserError(f"replay needs {', '.join(missing)} (or --record FILE)")
+    load_plugins(plugins)
+    _engine_settings(engine_timeout)
+    names, rules = _lineup(seats.split(","), rules_spec, option="--seats")
+    if series_index is not None and deal >= MAX_SERIES_DEALS:
+        raise UserError(f"a series has at most {MAX_SERIES_DEALS:,} deals: --deal must be "
+                        f"below it")
+    rec = replay_deal(seed, deal, names, rules, series=series_index)
     click.echo(dumps(rec) if as_json else render_record(rec))
 
 
 @main.command()
-@click.option("--pairing", default="random,random", show_default=True, metavar="A,B",
-              help="Strategies to time.")
+@click.option("--pairing", default="random,random", show_default=True, metavar="A,B,...",
+              help="Strategies to time, one per seat.")
 @click.option("--deals", type=click.IntRange(1, MAX_BENCH_DEALS), default=200_000,
               show_default=True, help="Deals a timed run (one kernel call).")
 @click.option("--threads", "thread_list", default=None, metavar="1,2",
@@ -191,8 +338,9 @@ def replay(seed, deal, seats, as_json, plugins):
 @seed_option
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Live progress on stderr (only when it is a terminal).")
+@rules_options
 @plugin_option
-def bench(pairing, deals, thread_list, repeat, seed, progress, plugins):
+def bench(pairing, deals, thread_list, repeat, seed, progress, rules_spec, plugins):
     """Time the kernel: deals/s and decisions/s, one JSON line per thread count.
 
     Each timed run is one kernel call of DEALS deals (Ctrl-C is answered when it ends):
@@ -201,7 +349,7 @@ def bench(pairing, deals, thread_list, repeat, seed, progress, plugins):
     from .progress import Board, live
 
     load_plugins(plugins)
-    names = [s.strip() for s in pairing.split(",")]
+    names, rules = _lineup(pairing.split(","), rules_spec, option="--pairing")
     threads = None
     if thread_list:
         try:
@@ -212,11 +360,15 @@ def bench(pairing, deals, thread_list, repeat, seed, progress, plugins):
                   f"thread count, seed {seed}", unit="deals")
     with live(board, progress):
         for line in run_bench(names, deals=deals, threads=threads, repeat=repeat, seed=seed,
-                              board=board):
+                              board=board, rules=rules):
             print(json.dumps(line), flush=True)   # (above the board on a terminal)
 
 
 def _register_optional_commands() -> None:
+    from .cli_play import engine_example_command, play_command
+
+    main.add_command(play_command)
+    main.add_command(engine_example_command)
     try:
         from .cli_tournament import report_command, tournament_command
     except ImportError:  # pragma: no cover - only the copy `python -m` imports a second time

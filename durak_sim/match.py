@@ -132,9 +132,9 @@ def _block_counts(batch, names: list) -> "object":
     kernel's result columns (no per-game frame), without the game-length histograms and
     the pair points (the summary needs neither; pair points grow with the games)."""
     from .counts import count_games
-    from .play import _kernel
+    from .play import _layout
 
-    E = _kernel()
+    E = _layout()
     r = batch.results
     seat_of = np.array([names.index(s.name) for s in batch.strategies], dtype=np.int64)
     n, rot = len(seat_of), batch.rots

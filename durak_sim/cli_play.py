@@ -1,0 +1,195 @@
+"""``durak-sim play`` (a person against AIs at the terminal), ``durak-sim engine-example``
+and the record files ``durak-sim replay --record FILE`` shows: thin click layers over
+:mod:`durak_sim.human`, :mod:`durak_sim.engines` and :mod:`durak_sim.replay`."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .cli_rules import rules_options
+from .errors import ExitNow, UserError
+from .limits import MAX_INDEX
+
+RUNS_DIR = Path("reports/runs")
+
+
+def _default_record(seed: int, deal: int) -> Path:
+    import datetime
+
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    base = RUNS_DIR / f"play-{stamp}-seed{seed}-deal{deal}"
+    path, k = base.with_suffix(".jsonl"), 1
+    while path.exists():
+        k += 1
+        path = base.with_name(f"{base.name}-{k}.jsonl")
+    return path
+
+
+def _lineup(ai: str | None, rules_spec: dict):
+    """The ruleset and the AIs of seats 1..n-1: ``--ai A`` for every seat, ``--ai A,B,C``
+    one per seat (then the table has one more seat than AIs named)."""
+    from .cli_rules import make_rules
+    from .play import check_supported, resolve_strategies
+
+    names = [n.strip() for n in ai.split(",")] if ai else []
+    if any(not n for n in names):
+        raise UserError(f"--ai takes LEVEL or LEVEL,LEVEL,... (one per seat after yours), "
+                        f"got {ai!r}")
+    rules = make_rules(rules_spec, players=len(names) + 1 if len(names) > 1 else None)
+    if len(names) > 1 and len(names) != rules.players - 1:
+        raise UserError(f"{rules.players} players need {rules.players - 1} AIs after your "
+                        f"seat, got {len(names)}: {ai}")
+    if not names:
+        names = ["hard" if rules.is_default else "easy"]
+    if len(names) == 1:
+        names = names * (rules.players - 1)
+    ais = resolve_strategies(names)
+    check_supported(ais, rules)
+    if any(n.startswith("engine:") for n in names):
+        from .external import configure
+
+        configure(rules=rules)
+    return rules, ais
+
+
+@click.command("play")
+@click.option("--ai", default=None, metavar="LEVEL[,LEVEL...]",
+              help="The AI in every other seat, or one per seat after yours (seat 1 first): "
+                   "random, easy, normal, hard, a plugin's name or engine:PATH.  [default: "
+                   "hard; easy at a table hard does not play]")
+@click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=None,
+              help="Master seed.  [default: a new random one, printed]")
+@click.option("--deal", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
+              help="Deal index.")
+@click.option("--cards", "card_style", type=click.Choice(["latin", "atlasnye"]),
+              default="latin", show_default=True,
+              help="Court cards as J Q K A, or as the atlas pack's В Д К Т.")
+@click.option("--hint", is_flag=True,
+              help="Show hard's advice at each of your moves (type hint for it any time).")
+@click.option("--pace", type=click.FloatRange(0), default=0.6, show_default=True,
+              metavar="SECONDS", help="Pause before each AI move is shown.")
+@click.option("--record", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help=f"Write the game record here [default: a new file under {RUNS_DIR}/].")
+@click.option("--force", is_flag=True, help="Replace an existing --record file.")
+@click.option("--color/--no-color", default=True, show_default=True,
+              help="Colours (on a terminal that has them; NO_COLOR is honoured too).")
+@click.option("--engine-timeout", type=click.FloatRange(0, min_open=True), default=None,
+              metavar="SECONDS", help="Time limit of an external engine's decision.")
+@click.option("--engine", "game_engine", type=click.Choice(["reference", "kernel"]),
+              default="reference", hidden=True,
+              help="Step the deal on the reference engine or on the kernel (the same play).")
+@rules_options
+@click.option("--plugin", "plugins", multiple=True, metavar="MODULE|FILE.py",
+              help="Import a module that registers strategies (repeatable).")
+def play_command(ai, seed, deal, card_style, hint, pace, record, force, color,
+                 engine_timeout, game_engine, rules_spec, plugins):
+    """Play one deal yourself in seat 0 against AIs in the other seats.
+
+    Each turn shows your hand (by suit and rank, trumps last), the table, the trump, the
+    stock, every opponent's hand size and the cards known to be in it, and your legal moves,
+    numbered: answer with a number, a card (7d, 10♦, td), take, stop, transfer 8d, done,
+    swap, keep; help, hint, quit. Ctrl-C stops (exit code 130). The game record is written
+    at the end (also of a game stopped midway): durak-sim replay --record FILE shows it."""
+    import secrets
+
+    from rich.console import Console
+
+    from .cli import check_output_file, load_plugins
+    from .errors import StrategyFailure
+    from .human import ATLASNYE, PlaySession, Quit, Screen
+    from .play import prepare
+    from .records import write_records
+
+    load_plugins(plugins)
+    if engine_timeout is not None:
+        from .external import configure
+
+        configure(timeout=engine_timeout)
+    rules, ais = _lineup(ai, rules_spec)
+    if seed is None:
+        seed = secrets.randbelow(1 << 31)
+    path = record if record is not None else _default_record(seed, deal)
+    if record is None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    check_output_file(path, force, "--record")
+    prepare(ais, kernel=False)   # a cold compile is announced before the deal, not in it
+    console = Console(highlight=False, soft_wrap=True, emoji=False,
+                      no_color=not color or None)
+    from .cards import RANK_DISPLAY
+
+    screen = Screen(console, ATLASNYE if card_style == "atlasnye" else RANK_DISPLAY)
+    session = PlaySession(seed, deal, rules, ais, screen, read=console.input, pace=pace,
+                          hint=hint, engine=game_engine)
+    status = "over"
+    try:
+        session.run()
+    except Quit:
+        status = "quit"
+    except KeyboardInterrupt:
+        status = "interrupted"
+    except StrategyFailure:
+        write_records(path, [session.record()])
+        raise
+    write_records(path, [session.record()])
+    if status == "over":
+        for line in session.result_lines():
+            screen.say(f"[bold]{line}[/]")
+    else:
+        screen.say("")
+        screen.say(f"[bold]{'stopped' if status == 'interrupted' else 'you quit'}[/] after "
+                   f"{len(session.game.history)} actions")
+    for line in session.dealt_lines():
+        screen.say(line)
+    screen.say(f"record: {path}  (durak-sim replay --record {path})")
+    if status == "over":
+        screen.say(f"the deal again: durak-sim play --seed {seed} --deal {deal}"
+                   + "".join(f" {a}" for a in rules.cli_args()))
+    sys.stdout.flush()
+    if status == "interrupted":
+        raise ExitNow(130)
+
+
+@click.command("engine-example")
+def engine_example_command():
+    """Print the path of the example external engine shipped with durak-sim (a plain
+    Python script: durak-sim match "engine:$(durak-sim engine-example)" easy)."""
+    from .engines import EXAMPLES
+
+    click.echo(str(EXAMPLES["lowest_card"]))
+
+
+# ------------------------------------------------------------------ replay --record FILE
+def render_any(rec: dict) -> str:
+    """``render_record`` of a finished game; of a game stopped midway (``durak-sim play``'s
+    record with ``"unfinished": true``), the actions played and where it stopped."""
+    from .replay import render_record
+
+    if not rec.get("unfinished"):
+        from .reference import replay
+
+        replay(rec)   # a finished record must replay to its result (one line if not)
+    return render_record(rec)
+
+
+def show_records(path: Path, deal: int | None, as_json: bool) -> None:
+    """``durak-sim replay --record FILE [--deal I]``: each record of the file (of deal I)."""
+    from .records import dumps, read_records
+
+    if not path.is_file():
+        raise UserError(f"--record {path}: no such file")
+    shown = 0
+    for rec in read_records(path):
+        if deal is not None and rec.get("deal") != deal:
+            continue
+        if shown:
+            click.echo("")
+        click.echo(dumps(rec) if as_json else render_any(rec))
+        shown += 1
+    if not shown:
+        raise UserError(f"{path} holds no record" + (f" of deal {deal}" if deal is not None
+                                                     else ""))
+
+
+__all__ = ["play_command", "engine_example_command", "show_records", "render_any"]

@@ -1,0 +1,474 @@
+"""The terminal game: a person in seat 0 against AIs in the other seats (``durak-sim play``).
+
+The deal is dealt and played exactly as in a match (the seed contract): the AI in seat *s*
+gets the random stream (seed, deal, *s*) and a fresh workspace from
+``reference.seat_inputs``, is asked only when it has a choice (E1) and decides on its own
+observation, so its every choice is the one it makes in a match with the same seed and
+seats. The person is asked the same way: a forced action is played for them and shown.
+
+What a person may type is :mod:`durak_sim.human_input`; the hints are
+:mod:`durak_sim.hints`.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .actions import (DONE, KEEP, STOP, SWAP, TAKE, TRANSFER, action_card, is_attack,
+                      is_defend)
+from .cards import RANK_DISPLAY, mask_cards
+from .observation import (O_ATTACKER, O_BOUTS, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZES,
+                          O_KNOWN, O_PHASE, O_PLACES, O_PLAYERS, O_STOCK, O_TABLE_ATTACKS,
+                          O_TABLE_DEFENCES, O_TAKING, O_TRUMP_CARD, O_TRUMP_SUIT, PHASE_ATTACK,
+                          PHASE_LEAD)
+from .views import action_target, table_pairs
+
+from .hints import _no_interrupt, endgame_position, endgame_values  # noqa: F401
+from .human_input import (ATLASNYE, HELP, _role, parse_card_word, parse_input,  # noqa: F401
+                          show_card)
+
+HUMAN = "human"
+
+
+class Quit(Exception):
+    """The player typed quit (or the input ended)."""
+
+
+@dataclass(frozen=True)
+class HumanSeat:
+    """The person's seat in ``seat_inputs``: no workspace to speak of."""
+
+    name: str = HUMAN
+    memory: int = 1
+    reset: int = 1
+
+
+# ---------------------------------------------------------------------- the screen
+class Screen:
+    """How cards and lines are shown: ``rich`` colours on a terminal that has them (red
+    hearts and diamonds, trumps bold), plain text otherwise."""
+
+    def __init__(self, console, ranks=RANK_DISPLAY):
+        self.console = console
+        self.ranks = ranks
+        self.trump_suit = -1
+
+    def card(self, card: int) -> str:
+        text = show_card(card, self.ranks)
+        style = "red" if card & 3 in (2, 3) else "bright_white"
+        if card & 3 == self.trump_suit:
+            style = "bold " + style + " underline"
+        return f"[{style}]{text}[/]"
+
+    def cards(self, cards, none="-") -> str:
+        cards = list(cards)
+        return " ".join(self.card(c) for c in cards) if cards else none
+
+    def hand(self, mask: int) -> str:
+        """A hand sorted by suit and rank, trumps last."""
+        cards = sorted(mask_cards(mask), key=lambda c: (c & 3 == self.trump_suit, c & 3, c >> 2))
+        return self.cards(cards)
+
+    def say(self, text: str = "") -> None:
+        self.console.print(text)
+
+
+# ---------------------------------------------------------------------- the game
+def new_game(engine: str, seed: int, deal: int, rules):
+    """A game at its start on the reference engine or on the kernel (the same deal and
+    rules; ``KernelGame`` and ``ReferenceGame`` have one interface)."""
+    if engine == "kernel":
+        from .kernel.game import KernelGame
+
+        return KernelGame.new(seed, deal, rules)
+    from .reference import ReferenceGame
+
+    return ReferenceGame.new(seed, deal, rules)
+
+
+class PlaySession:
+    """One deal with a person in seat 0. ``read(prompt)`` reads a line (raises EOFError at
+    the end of the input); ``ais`` the strategies of seats 1..n-1."""
+
+    def __init__(self, seed: int, deal: int, rules, ais: list, screen: Screen, read,
+                 pace: float = 0.6, hint: bool = False, engine: str = "reference",
+                 sleep=time.sleep):
+        from .reference import seat_inputs
+
+        self.seed, self.deal, self.rules = seed, deal, rules
+        self.game = new_game(engine, seed, deal, rules)
+        self.seats = [HumanSeat(), *ais]
+        self.names = [HUMAN] + [s.name for s in ais]
+        self.rngs, self.mems = seat_inputs(seed, deal, self.seats)
+        self.screen, self.read = screen, read
+        self.pace, self.auto_hint, self.sleep = pace, hint, sleep
+        self.screen.trump_suit = int(self.game.observation(0)[O_TRUMP_SUIT])
+        self._hinter = None
+        self._took = False
+        self.quit = False
+
+    # -- who is who ---------------------------------------------------------------------
+    def who(self, seat: int) -> str:
+        return "you" if seat == 0 else f"seat {seat} ({self.names[seat]})"
+
+    def _verb(self, seat: int, verb: str) -> str:
+        """``you take`` / ``seat 1 (hard) takes``."""
+        if seat == 0:
+            return f"you {verb}"
+        irregular = {"beat": "beats", "pass": "passes"}
+        return f"{self.who(seat)} {irregular.get(verb, verb + 's')}"
+
+    # -- the play -----------------------------------------------------------------------
+    def run(self) -> None:
+        """Play until the deal is over (or ``Quit`` / KeyboardInterrupt propagates)."""
+        g = self.game
+        self.intro()
+        while not g.is_over():
+            seat = g.to_move()
+            codes = g.legal_actions()
+            if len(codes) == 1:
+                code = codes[0]
+                if seat != 0:
+                    self.sleep(self.pace)
+                self.apply(seat, code, forced=True)
+                continue
+            if seat == 0:
+                code = self.ask(codes)
+            else:
+                self.sleep(self.pace)
+                code = self.decide(seat, codes)
+            self.apply(seat, code)
+
+    def decide(self, seat: int, codes: list[int]) -> int:
+        """The AI's choice, exactly as ``reference.play_game`` asks it."""
+        from .errors import StrategyFailure, describe_failure
+        from .external import EngineFailure
+        from .reference import hist_for_strategy, legal_array
+
+        strat = self.seats[seat]
+        g = self.game
+        try:
+            code = strat.decide(g.observation(seat), legal_array(codes), hist_for_strategy(g),
+                                self.rngs[seat], self.mems[seat])
+        except EngineFailure as exc:
+            from .engine_match import failure_line
+
+            raise StrategyFailure(failure_line(exc, self.seed, self.deal)) from None
+        except (Exception, SystemExit) as exc:
+            raise StrategyFailure(f"strategy {strat.name!r} (seat {seat}) "
+                                  f"{describe_failure(exc)} at seed {self.seed} deal "
+                                  f"{self.deal}") from None
+        if int(code) not in codes:
+            raise StrategyFailure(f"strategy {strat.name!r} (seat {seat}) returned illegal "
+                                  f"action {int(code)} at seed {self.seed} deal {self.deal}")
+        return int(code)
+
+    def ask(self, codes: list[int]) -> int:
+        obs = self.game.observation(0)
+        self.show_state(obs, codes)
+        if self.auto_hint:
+            self.show_hint(obs, codes)
+        while True:
+            try:
+                line = self.read("your move> ")
+            except EOFError:
+                raise Quit() from None
+            p = parse_input(line, obs, codes, self.screen.ranks)
+            if p.kind == "action":
+                return p.code
+            if p.kind == "choose":
+                code = self.choose(p.options, obs)
+                if code is not None:
+                    return code
+            elif p.kind == "quit":
+                raise Quit()
+            elif p.kind == "help":
+                self.screen.say(HELP)
+            elif p.kind == "hint":
+                self.show_hint(obs, codes)
+            elif p.kind in ("show", "empty"):
+                self.show_state(obs, codes)
+            else:
+                self.screen.say(f"[yellow]{p.message}[/]")
+
+    def choose(self, options: list[int], obs) -> int | None:
+        """Which of several moves with one card (several targets, or defend / transfer)."""
+        s = self.screen
+        card = action_card(options[0])
+        s.say(f"{s.card(card)} can: " + "   ".join(
+            f"{k} {self.label(obs, c)}" for k, c in enumerate(options, 1)))
+        try:
+            line = self.read("which> ").strip()
+        except EOFError:
+            raise Quit() from None
+        if line.isdigit() and 1 <= int(line) <= len(options):
+            return options[int(line) - 1]
+        target = parse_card_word(line)
+        hits = [c for c in options if target is not None and action_target(obs, c) == target]
+        if len(hits) == 1:
+            return hits[0]
+        if line.lower() in ("transfer", "tr"):
+            hits = [c for c in options if TRANSFER <= c < DONE]
+            if hits:
+                return hits[0]
+        s.say("[yellow]not one of those: choose your move again[/]")
+        return None
+
+    # -- showing --------------------------------------------------------------------------
+    def label(self, obs, code: int) -> str:
+        """A legal move in words, for the numbered list."""
+        s = self.screen
+        phase = int(obs[O_PHASE])
+        if code == TAKE:
+            return "take"
+        if code == STOP:
+            return "stop"
+        if code == DONE:
+            return "done (end the lead)"
+        if code == SWAP:
+            return f"swap the trump six for {s.card(int(obs[O_TRUMP_CARD]))}"
+        if code == KEEP:
+            return "keep the trump six"
+        card = s.card(action_card(code))
+        if is_attack(code):
+            return {PHASE_ATTACK: f"throw in {card}", PHASE_LEAD: f"add {card}"}.get(
+                phase, f"attack with {card}")
+        if is_defend(code):
+            return f"beat {s.card(action_target(obs, code))} with {card}"
+        return f"transfer with {card}"
+
+    def intro(self) -> None:
+        s, g = self.screen, self.game
+        obs = g.observation(0)
+        seats = ", ".join(f"seat {k} {n}" for k, n in enumerate(self.names))
+        s.say(f"[bold]durak-sim play[/]: seed {self.seed} deal {self.deal}, "
+              f"{self.rules.describe()}; you are seat 0 ({seats})")
+        if self.rules.teams:
+            s.say("teams: seats " + ", ".join(map(str, range(0, self.rules.players, 2)))
+                  + " (yours) against " + ", ".join(map(str, range(1, self.rules.players, 2))))
+        s.say(f"trump {s.card(int(obs[O_TRUMP_CARD]))}; {self.who(g.first_attacker)} "
+              f"{'attack' if g.first_attacker == 0 else 'attacks'} first"
+              + (" (nobody holds a trump: seat 0, R2.3)" if not self._trump_held() else
+                 " (lowest trump, R2.3)"))
+        s.say("type help for the keys")
+
+    def _trump_held(self) -> bool:
+        suit = self.screen.trump_suit
+        return any(c & 3 == suit for h in self.game.hands_dealt for c in h)
+
+    def show_state(self, obs, codes) -> None:
+        s = self.screen
+        n = int(obs[O_PLAYERS])
+        att, dfd = int(obs[O_ATTACKER]), int(obs[O_DEFENDER])
+        places = [int(obs[O_PLACES + k]) for k in range(n)]
+        s.say("")
+        s.say(f"[bold]-- bout {int(obs[O_BOUTS]) + 1}: {self.who(att)} "
+              f"{'attack' if att == 0 else 'attacks'} {'you' if dfd == 0 else self.who(dfd)} --[/]")
+        trump = int(obs[O_TRUMP_CARD])
+        stock = int(obs[O_STOCK])
+        under = " (face up under the stock)" if stock else ""
+        s.say(f"trump {s.card(trump)}{under}   stock {stock}   discard "
+              f"{int(obs[O_DISCARD]).bit_count()}")
+        for k in range(1, n):
+            if places[k]:
+                s.say(f"  {self.who(k)}: out, place {places[k]}")
+                continue
+            known = int(obs[O_KNOWN + k])
+            role = ", attacker" if k == att else ", defender" if k == dfd else ""
+            s.say(f"  {self.who(k)}{role}: {int(obs[O_HAND_SIZES + k])} cards"
+                  + (f", known: {s.cards(sorted(mask_cards(known), key=lambda c: (c & 3, c >> 2)))}"
+                     if known else ""))
+        pairs = table_pairs(obs)
+        table = "   ".join(f"{s.card(a)} / {s.card(d) if d >= 0 else '-'}" for a, d in pairs)
+        s.say(f"table: {table or 'empty'}" + ("   (the defender takes)" if int(obs[O_TAKING]) else ""))
+        s.say(f"your hand: {s.hand(int(obs[O_HAND]))}")
+        s.say(f"your move, {_role(obs)}: " + "   ".join(
+            f"[bold]{k}[/] {self.label(obs, c)}" for k, c in enumerate(codes, 1)))
+
+    def apply(self, seat: int, code: int, forced: bool = False) -> None:
+        """Play ``code`` for ``seat`` and tell it (and the bout's end, the drawing, who went
+        out)."""
+        s, g = self.screen, self.game
+        before = g.observation(0)
+        seat_obs = g.observation(seat)
+        phase = int(seat_obs[O_PHASE])
+        target = action_target(seat_obs, code)
+        with _no_interrupt():   # Ctrl-C waits for the action: the record stays whole
+            g.apply(code)
+        s.say(self._describe(seat, code, phase, target, seat_obs, forced))
+        if code == TAKE:
+            self._took = True
+        after = g.observation(0)
+        if g.is_over() or int(after[O_BOUTS]) != int(before[O_BOUTS]):
+            self._bout_over(seat, code, before, after)
+
+    def _describe(self, seat, code, phase, target, obs, forced) -> str:
+        s = self.screen
+        only = " (the only move)" if forced else ""
+        card = action_card(code)
+        if is_attack(code):
+            if phase == PHASE_ATTACK:
+                text = self._verb(seat, "throw") + f" in {s.card(card)}"
+            elif phase == PHASE_LEAD:
+                text = self._verb(seat, "add") + f" {s.card(card)} to the lead"
+            else:
+                dfd = int(obs[O_DEFENDER])
+                text = self._verb(seat, "attack") + \
+                    f" {'you' if dfd == 0 else self.who(dfd)} with {s.card(card)}"
+        elif is_defend(code):
+            text = self._verb(seat, "beat") + f" {s.card(target)} with {s.card(card)}"
+        elif TRANSFER <= code < DONE:
+            text = self._verb(seat, "transfer") + f" with {s.card(card)}"
+        elif code == TAKE:
+            text = self._verb(seat, "take")
+        elif code == STOP:
+            if forced and phase == PHASE_ATTACK:
+                return ("you have" if seat == 0 else f"{self.who(seat)} has") + \
+                    " nothing to throw in"
+            text = self._verb(seat, "stop")
+        elif code == DONE:
+            text = self._verb(seat, "end") + " the lead"
+        elif code == SWAP:
+            text = self._verb(seat, "swap") + \
+                f" the trump six for {s.card(int(obs[O_TRUMP_CARD]))}"
+        else:
+            text = self._verb(seat, "keep") + " the trump six"
+        return text + only
+
+    def _bout_over(self, seat, code, before, after) -> None:
+        s, g = self.screen, self.game
+        n = int(before[O_PLAYERS])
+        dfd = int(before[O_DEFENDER])
+        pairs = table_pairs(before)
+        table = int(before[O_TABLE_ATTACKS]) | int(before[O_TABLE_DEFENCES])
+        card = action_card(code)
+        if card >= 0:
+            table |= 1 << card
+        if self._took:
+            picked = int(after[O_KNOWN + dfd]) & table if dfd != 0 else int(after[O_HAND]) & table
+            s.say(f"   {'you pick' if dfd == 0 else self.who(dfd) + ' picks'} up "
+                  f"{s.cards(sorted(mask_cards(picked)))}")
+        elif pairs or card >= 0:
+            s.say("   bout beaten off: the table goes to the discard pile")
+        self._took = False
+        drew = []
+        for k in range(n):
+            size0 = int(before[O_HAND_SIZES + k]) - (1 if k == seat and card >= 0 else 0)
+            picked = 0
+            if k == dfd:
+                mine = int(after[O_HAND]) if k == 0 else int(after[O_KNOWN + k])
+                picked = (mine & table).bit_count()
+            got = int(after[O_HAND_SIZES + k]) - size0 - picked
+            if got > 0:
+                drew.append((k, got))
+        if drew:
+            new = int(after[O_HAND]) & ~int(before[O_HAND]) & ~table
+            parts = [f"{self.who(k)} +{got}" + (f" ({s.cards(sorted(mask_cards(new)))})"
+                                                  if k == 0 and new else "")
+                     for k, got in drew]
+            s.say(f"   drawing: {', '.join(parts)}; stock {int(after[O_STOCK])}")
+        gone = set(g.result()["out_order"]) if g.is_over() else set(range(n))
+        for k in range(n):   # (the last places of a deal's end are not going out)
+            if int(after[O_PLACES + k]) and not int(before[O_PLACES + k]) and k in gone:
+                s.say(f"   {self.who(k)} {'are' if k == 0 else 'is'} out (place "
+                      f"{int(after[O_PLACES + k])})")
+
+    # -- hints -----------------------------------------------------------------------------
+    def show_hint(self, obs, codes) -> None:
+        for line in self.hint_lines(obs, codes):
+            self.screen.say(f"[cyan]{line}[/]")
+
+    def hint_lines(self, obs, codes) -> list[str]:
+        """hard's advice: in a two-player empty-stock endgame the exact value of every legal
+        move (``durak_sim.solve``), otherwise what hard would play in seat 0."""
+        values = endgame_values(self.game, codes, self.rules) if int(obs[O_STOCK]) == 0 \
+            else None
+        if values is not None:
+            words = {1: "you win", 0: "draw", -1: "you lose"}
+            best = max(v[0] for v in values.values())
+            same = len(set(values.values())) == 1
+            lines = ["hint (exact, perfect play by both from here on):"]
+            for k, c in enumerate(codes, 1):
+                lo, hi = values[c]
+                what = words[lo] if lo == hi else f"between {words[lo]} and {words[hi]}"
+                mark = "  <- best" if lo == hi == best and not same else ""
+                lines.append(f"  {k} {self.label(obs, c)}: {what}{mark}")
+            if same:
+                lines.append("  (every move has the same value)")
+            return lines
+        name, code = self.hint_move(obs, codes)
+        k = codes.index(code) + 1
+        return [f"hint: {name} would play {k} {self.label(obs, code)}"]
+
+    def hint_move(self, obs, codes) -> tuple[str, int]:
+        """(strategy, code): what hard (else easy, at a table hard does not play) would play
+        in seat 0 here, with a random stream and workspace of its own for this deal."""
+        from .reference import hist_for_strategy, legal_array, seat_inputs
+        from .registry import get_strategy
+
+        if self._hinter is None:
+            strat = get_strategy("hard")
+            if not strat.supports(self.rules):
+                strat = get_strategy("easy")
+            rngs, mems = seat_inputs(self.seed, self.deal, [strat])
+            self._hinter = (strat, rngs[0], mems[0])
+        strat, rng, mem = self._hinter
+        code = int(strat.decide(obs, legal_array(codes), hist_for_strategy(self.game), rng,
+                                mem))
+        return strat.name, code if code in codes else codes[0]
+
+    # -- the end ---------------------------------------------------------------------------
+    def result_lines(self) -> list[str]:
+        g = self.game
+        res = g.result()
+        n = self.rules.players
+        lines = []
+        if self.rules.teams:
+            t = res.get("durak_team")
+            if t is None:
+                lines.append(f"a draw after {res['bouts']} bouts")
+            else:
+                lines.append(f"your team {'wins' if t == 1 else 'loses'} after "
+                             f"{res['bouts']} bouts (team {t}, seats "
+                             f"{', '.join(map(str, range(t, n, 2)))}, is the Durak)")
+        elif res["outcome"] == "draw":
+            lines.append(f"a draw after {res['bouts']} bouts")
+        elif res["durak"] == 0:
+            lines.append(f"you are the Durak after {res['bouts']} bouts")
+        else:
+            lines.append(("you win" if n == 2 else f"{self.who(res['durak'])} is the Durak")
+                         + f" after {res['bouts']} bouts")
+        if "places" in res:
+            lines.append("places: " + ", ".join(f"{self.who(k)} {p}"
+                                                for k, p in enumerate(res["places"])))
+        return lines
+
+    def dealt_lines(self) -> list[str]:
+        s = self.screen
+        g = self.game
+        lines = ["the hands as dealt:"]
+        for k, hand in enumerate(g.hands_dealt):
+            lines.append(f"  seat {k} {self.names[k]:<10} "
+                         f"{s.hand(sum(1 << c for c in hand))}")
+        return lines
+
+    def record(self) -> dict:
+        """The game record (``durak-sim/record/1``); an unfinished game's has ``"result":
+        null`` and ``"unfinished": true``."""
+        from .records import make_record
+
+        g = self.game
+        over = g.is_over()
+        res = g.result() if over else {"outcome": "draw", "durak": None, "out_order": [],
+                                       "bouts": 0}
+        rec = make_record(self.rules, self.seed, self.deal, self.names, g.hands_dealt,
+                          g.stock_dealt, g.first_attacker, g.history, res, trump=g.face_up,
+                          dealer=g.dealer)
+        if not over:
+            rec["result"] = None
+            rec["unfinished"] = True
+        return rec
+
+
+__all__ = ["PlaySession", "Screen", "parse_input", "parse_card_word", "endgame_values",
+           "endgame_position", "Quit", "HUMAN", "ATLASNYE", "HELP"]

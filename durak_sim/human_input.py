@@ -1,0 +1,192 @@
+"""What a person types at ``durak-sim play``: the number of a legal action, a card (``7d``,
+``10♦``, ``td``, ``В♠``), ``take``, ``stop``, ``transfer 8d``, ``done``, ``swap``,
+``keep``, or a command; illegal input is explained by the rule it breaks.
+
+>>> from durak_sim.reference import ReferenceGame
+>>> g = ReferenceGame.new(42, 7)
+>>> obs, codes = g.observation(), g.legal_actions()
+>>> parse_input("7h", obs, codes).code, parse_input("1", obs, codes).code
+(7, 7)
+>>> parse_input("take", obs, codes).message
+'only the defender takes; you are opening the bout: lay a card'
+>>> parse_card_word("10♦"), parse_card_word("Т♠"), parse_card_word("qh")
+(18, 32, 27)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .actions import (DONE, KEEP, STOP, SWAP, TAKE, TRANSFER, action_card, is_attack,
+                      is_defend)
+from .cards import RANK_DISPLAY, SUIT_SYMBOLS, mask_cards
+from .observation import (O_BOUT_LIMIT, O_HAND, O_N_ATTACKS, O_PHASE, O_TABLE_ATTACKS,
+                          O_TABLE_DEFENCES, PHASE_ATTACK, PHASE_DEFEND, PHASE_LEAD, PHASE_OPEN,
+                          PHASE_SWAP)
+from .views import action_target, unbeaten_cards
+
+#: court cards as seed 001's atlas pack prints them (R1.1): В Д К Т for J Q K A
+ATLASNYE = ("6", "7", "8", "9", "10", "В", "Д", "К", "Т")
+RANK_WORDS = {"6": 0, "7": 1, "8": 2, "9": 3, "10": 4, "t": 4, "j": 5, "q": 6, "k": 7,
+              "a": 8, "в": 5, "д": 6, "к": 7, "т": 8}
+SUIT_WORDS = {"s": 0, "c": 1, "d": 2, "h": 3, "♠": 0, "♣": 1, "♦": 2, "♥": 3, "♤": 0,
+              "♧": 1, "♢": 2, "♡": 3}
+VERBS = {"attack": "attack", "a": "attack", "throw": "attack", "add": "attack",
+         "lead": "attack", "open": "attack", "defend": "defend", "beat": "defend",
+         "cover": "defend", "b": "defend", "transfer": "transfer", "tr": "transfer"}
+WORDS = {"take": TAKE, "stop": STOP, "done": DONE, "swap": SWAP, "keep": KEEP}
+FILLER = {"on", "with", "against", "onto", "over", "->", ">", "/", "-"}
+HELP = """\
+Keys (case does not matter):
+  3            play legal move number 3 of the list
+  7d  10♦  td  play that card: attack, throw in, defend or transfer, whatever is legal
+               (ranks 6 7 8 9 10/t j q k a, or В Д К Т; suits s c d h or ♠ ♣ ♦ ♥)
+  9d 7d        beat 7♦ with 9♦ (the target, when several cards are unbeaten; else asked)
+  take  stop   pick the cards up (defender); add nothing more (attacker)
+  transfer 8d  pass the attack on with 8♦ (the transfer game)
+  done         end a lead of several cards;  swap / keep: the trump six (R8.5)
+  hint         hard's advice (in a two-player endgame: the exact value of every move)
+  show         show the table again;  help: this;  quit (or Ctrl-C): stop, keeping the record"""
+
+
+
+@dataclass
+class Parsed:
+    """What a line of input asks: ``kind`` ``action`` (``code``), ``choose`` (``options``:
+    the legal codes it could mean), ``error`` (``message``), or a command (``help``,
+    ``hint``, ``quit``, ``show``, ``empty``)."""
+
+    kind: str
+    code: int = -1
+    message: str = ""
+    options: list = field(default_factory=list)
+
+
+def parse_card_word(word: str) -> int | None:
+    """A card from a word like ``7d``, ``10♦``, ``TD``, ``В♠`` (None if it is not one)."""
+    w = word.strip().lower().replace("\ufe0f", "")
+    if len(w) < 2 or w[-1] not in SUIT_WORDS or w[:-1] not in RANK_WORDS:
+        return None
+    return RANK_WORDS[w[:-1]] * 4 + SUIT_WORDS[w[-1]]
+
+
+def show_card(card: int, ranks=RANK_DISPLAY) -> str:
+    return ranks[card >> 2] + SUIT_SYMBOLS[card & 3]
+
+
+def _role(obs) -> str:
+    phase = int(obs[O_PHASE])
+    return {PHASE_OPEN: "opening the bout", PHASE_LEAD: "laying your lead",
+            PHASE_ATTACK: "attacking", PHASE_DEFEND: "defending",
+            PHASE_SWAP: "deciding on the trump six"}.get(phase, "playing")
+
+
+def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
+    """What ``text`` asks for at the seat's decision (``obs``, legal ``codes``)."""
+    words = [w for w in text.replace(",", " ").split() if w.lower() not in FILLER]
+    if not words:
+        return Parsed("empty")
+    first = words[0].lower()
+    if len(words) == 1 and first in ("help", "h", "?"):
+        return Parsed("help")
+    if len(words) == 1 and first in ("quit", "q", "exit"):
+        return Parsed("quit")
+    if len(words) == 1 and first in ("hint", "advice"):
+        return Parsed("hint")
+    if len(words) == 1 and first in ("show", "table", "redraw", "look"):
+        return Parsed("show")
+    if len(words) == 1 and first.isdigit():
+        k = int(first)
+        if 1 <= k <= len(codes):
+            return Parsed("action", code=codes[k - 1])
+        return Parsed("error", message=f"there is no move {k}: choose 1-{len(codes)}")
+    if len(words) == 1 and first in WORDS:
+        code = WORDS[first]
+        if code in codes:
+            return Parsed("action", code=code)
+        return Parsed("error", message=_why_not_word(first, obs, codes))
+    verb = VERBS.get(first)
+    if verb is not None:
+        words = words[1:]
+    cards = [parse_card_word(w) for w in words]
+    if not words or len(words) > 2 or any(c is None for c in cards):
+        bad = next((w for w, c in zip(words, cards) if c is None), text.strip())
+        return Parsed("error", message=f"I do not understand {bad!r}: type a move's number "
+                                       f"(1-{len(codes)}), a card like 7d or 10♦, or help")
+    card = cards[0]
+    target = cards[1] if len(cards) == 2 else None
+    name = show_card(card, ranks)
+    if not int(obs[O_HAND]) >> card & 1:
+        return Parsed("error", message=f"you do not hold {name}")
+    options = [c for c in codes if action_card(c) == card and _kind(c) != "other"]
+    if verb is not None:
+        options = [c for c in options if _kind(c) == verb]
+    if target is not None:
+        options = [c for c in options if _kind(c) == "defend" and action_target(obs, c) == target]
+    if len(options) == 1:
+        return Parsed("action", code=options[0])
+    if options:
+        return Parsed("choose", options=options)
+    return Parsed("error", message=_why_not_card(card, target, verb, obs, codes, ranks))
+
+
+def _kind(code: int) -> str:
+    if is_attack(code):
+        return "attack"
+    if is_defend(code):
+        return "defend"
+    if TRANSFER <= code < DONE:
+        return "transfer"
+    return "other"
+
+
+def _why_not_word(word: str, obs, codes) -> str:
+    phase = int(obs[O_PHASE])
+    role = _role(obs)
+    if word == "take":
+        return f"only the defender takes; you are {role}" + \
+            (": lay a card" if phase in (PHASE_OPEN, PHASE_LEAD) else
+             ": stop ends your attack" if STOP in codes else "")
+    if word == "stop":
+        if phase == PHASE_OPEN:
+            return "you must open the bout with a card (R3.1)"
+        if phase == PHASE_DEFEND:
+            return "you are defending: beat the card(s) or take"
+        return "you cannot stop now"
+    if word == "done":
+        return "done ends a lead of several cards; you are not laying one" \
+            if phase != PHASE_LEAD else "your lead is not a pattern that may end here (R8.3)"
+    return f"{word} is for the trump six's holder before the first attack (R8.5)"
+
+
+def _why_not_card(card, target, verb, obs, codes, ranks) -> str:
+    name = show_card(card, ranks)
+    phase = int(obs[O_PHASE])
+    if phase == PHASE_DEFEND:
+        unbeaten = unbeaten_cards(obs)
+        if verb == "transfer":
+            return f"{name} cannot transfer: a transfer card has the rank on the table and " \
+                   f"the next defender must hold enough cards (R8.2)"
+        if verb == "attack":
+            return "you are defending: beat the card(s) or take"
+        if target is not None and target not in unbeaten:
+            return f"{show_card(target, ranks)} is not an unbeaten attack card (unbeaten: " \
+                   f"{' '.join(show_card(c, ranks) for c in unbeaten)})"
+        against = [target] if target is not None else unbeaten
+        return f"{name} does not beat {' or '.join(show_card(c, ranks) for c in against)} " \
+               f"(R1.3: a higher card of the same suit, or a trump)"
+    if verb in ("defend", "transfer") or target is not None:
+        return f"you are {_role(obs)}, not defending"
+    if phase == PHASE_ATTACK:
+        if int(obs[O_N_ATTACKS]) >= int(obs[O_BOUT_LIMIT]):
+            return f"the bout is full: {int(obs[O_BOUT_LIMIT])} attack cards (R3.4)"
+        on_table = int(obs[O_TABLE_ATTACKS]) | int(obs[O_TABLE_DEFENCES])
+        table_ranks = sorted({c >> 2 for c in mask_cards(on_table)})
+        if card >> 2 not in table_ranks:
+            return f"you can throw in only a rank that is on the table (R3.3): " \
+                   f"{', '.join(ranks[r] for r in table_ranks)}"
+        return f"{name} cannot be thrown in now"
+    if phase == PHASE_LEAD:
+        return f"{name} cannot join your lead (R8.1: the lead's rank; R8.3: a legal pattern)"
+    if phase == PHASE_SWAP:
+        return "first decide on the trump six: swap or keep"
+    return f"{name} is not legal now"

@@ -1,0 +1,280 @@
+"""Matches at tables of more than two players (R7, R8.4) and series of deals (R9): places,
+Durak and first-out rates per strategy with Wilson 95% intervals, results by seat and by
+team, counted block by block (bounded memory, as a two-player match).
+
+>>> s = run_table_match(["easy", "random", "random"], deals=60, seed=3,
+...                     rules=Rules(players=3))
+>>> s.table.loc[0, "strategy"], int(s.table.loc[0, "games"])
+('easy', 180)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import UserError
+from .formatting import num, pct_ci
+from .rules import Rules
+
+
+@dataclass
+class PlaceCounts:
+    """Counts of a set of games at one table: per strategy (``names``) its seat-games, how
+    often it finished in each place, was a Durak (with teams: its team lost), was among the
+    seats of a draw; per seat the same; per team its lost and drawn deals; series scores."""
+
+    names: list
+    players: int
+    games: np.ndarray          # (strategies,)
+    places: np.ndarray         # (strategies, players): finishes in place 1..players
+    durak: np.ndarray          # (strategies,)
+    draws: np.ndarray          # (strategies,)
+    first: np.ndarray          # (strategies,): went out first (not in a draw)
+    seat_games: np.ndarray     # (players,)
+    seat_durak: np.ndarray
+    seat_first: np.ndarray
+    team_lost: np.ndarray      # (2,)
+    team_draws: int = 0
+    deals: int = 0
+    score: np.ndarray | None = None   # series score per strategy (R9.2): +1 first out, -1 Durak
+
+    def merge(self, other: "PlaceCounts") -> "PlaceCounts":
+        add = (lambda a, b: a + b)
+        return PlaceCounts(self.names, self.players, add(self.games, other.games),
+                           add(self.places, other.places), add(self.durak, other.durak),
+                           add(self.draws, other.draws), add(self.first, other.first),
+                           add(self.seat_games, other.seat_games),
+                           add(self.seat_durak, other.seat_durak),
+                           add(self.seat_first, other.seat_first),
+                           add(self.team_lost, other.team_lost),
+                           self.team_draws + other.team_draws, self.deals + other.deals,
+                           add(self.score, other.score))
+
+
+def count_places(batch, names: list) -> PlaceCounts:
+    """The :class:`PlaceCounts` of a played batch, from the kernel's result rows."""
+    from .play import _layout
+
+    E = _layout()
+    n = batch.rules.players
+    r = batch.results
+    k = len(names)
+    lineup = np.array([names.index(s.name) for s in batch.strategies], dtype=np.int64)
+    seat = np.arange(n)
+    who = lineup[(seat[None, :] + batch.rots[:, None]) % n]          # (games, seats)
+    places = r[:, E.R_PLACES:E.R_PLACES + n]
+    draw = r[:, E.R_OUTCOME] == 1
+    if batch.rules.teams:
+        lost = (seat[None, :] & 1) == r[:, E.R_DURAK_TEAM][:, None]
+    else:
+        lost = seat[None, :] == r[:, E.R_DURAK][:, None]
+    in_draw = draw[:, None] & (places == places.max(axis=1)[:, None])
+    first = (places == 1) & ~in_draw
+    flat = who.ravel()
+    by = (lambda w: np.bincount(flat, weights=w.ravel().astype(np.float64),
+                                minlength=k).astype(np.int64))
+    place_counts = np.zeros((k, n), np.int64)
+    np.add.at(place_counts, (flat, np.clip(places.ravel() - 1, 0, n - 1)), 1)
+    team_lost = np.bincount(r[:, E.R_DURAK_TEAM][r[:, E.R_DURAK_TEAM] >= 0], minlength=2)
+    return PlaceCounts(
+        names, n, np.bincount(flat, minlength=k).astype(np.int64), place_counts, by(lost),
+        by(in_draw), by(first), np.full(n, len(batch), np.int64), lost.sum(axis=0).astype(np.int64),
+        first.sum(axis=0).astype(np.int64), team_lost[:2].astype(np.int64),
+        int((draw & batch.rules.teams).sum()), len(batch),
+        by(first.astype(np.int64) - lost.astype(np.int64)))
+
+
+def place_table(c: PlaceCounts):
+    """Per strategy: seat-games, first-out, Durak and draw rates with Wilson 95% intervals,
+    the mean place with a normal 95% interval, and the place counts."""
+    import pandas as pd
+
+    from .stats import wilson_interval
+
+    rows = []
+    for i, name in enumerate(c.names):
+        g = int(c.games[i])
+        if g == 0:
+            continue
+        row = {"strategy": name, "games": g}
+        for key, k in (("first", int(c.first[i])), ("durak", int(c.durak[i])),
+                       ("draw", int(c.draws[i]))):
+            lo, hi = wilson_interval(k, g)
+            row.update({key: k, f"{key}_rate": k / g, f"{key}_lo": float(lo),
+                        f"{key}_hi": float(hi)})
+        p = np.arange(1, c.players + 1)
+        w = c.places[i] / g
+        mean = float((p * w).sum())
+        sd = float(np.sqrt(max(((p - mean) ** 2 * w).sum(), 0.0)))
+        half = 1.96 * sd / np.sqrt(g)
+        row.update({"mean_place": mean, "mean_place_lo": mean - half,
+                    "mean_place_hi": mean + half})
+        for j in range(c.players):
+            row[f"place{j + 1}"] = int(c.places[i, j])
+        if c.score is not None:
+            row["score"] = int(c.score[i])
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+@dataclass
+class TableSummary:
+    names: list           # the line-up, seat order
+    seed: int
+    deals: int
+    swap: bool
+    rules: Rules
+    counts: PlaceCounts
+    table: "object"
+    seconds: float
+    compile_seconds: float
+    decisions: int
+    versions: dict = field(default_factory=dict)
+    interrupted_of: int | None = None
+    series_deals: int | None = None
+
+    @property
+    def games(self) -> int:
+        return int(self.counts.deals)
+
+    def to_dict(self) -> dict:
+        from .match import _plain
+
+        c = self.counts
+        out = {"lineup": self.names, "seed": self.seed, "deals": self.deals, "swap": self.swap,
+               "games": self.games, "rules": self.rules.to_dict(), "versions": self.versions,
+               "strategies": self.table.to_dict(orient="records"),
+               "seats": [{"seat": s, "games": int(c.seat_games[s]),
+                          "durak": int(c.seat_durak[s]), "first_out": int(c.seat_first[s])}
+                         for s in range(c.players)],
+               "seconds": self.seconds, "compile_seconds": self.compile_seconds,
+               "decisions_per_second": self.decisions / self.seconds if self.seconds > 0
+               else None}
+        if self.rules.teams:
+            out["teams"] = {"lost": c.team_lost.tolist(), "draws": c.team_draws}
+        if self.series_deals is not None:
+            out["series_deals"] = self.series_deals
+        if self.interrupted_of is not None:
+            out["interrupted_of"] = self.interrupted_of
+        return _plain(out)
+
+    def print(self, console=None) -> None:
+        from rich.console import Console
+        from rich.table import Table
+
+        from .stats import wilson_interval
+
+        if console is None:
+            console = Console()
+            console = Console(width=max(console.width, 180))
+        c = self.counts
+        what = f"{self.deals:,} series of {self.series_deals} deals" if self.series_deals \
+            else f"{self.deals:,} deals" + (f" x {c.players} seatings" if self.swap else "")
+        stopped = "" if self.interrupted_of is None else \
+            f" (interrupted: {self.deals:,} of {self.interrupted_of:,})"
+        t = Table(title=f"{' '.join(self.names)}: {what}, seed {self.seed}, "
+                        f"{self.rules.tag}{stopped}", title_justify="left")
+        cols = ["strategy", "games", "first out %  [95% CI]", "Durak %  [95% CI]",
+                "draw %  [95% CI]", "mean place  [95% CI]",
+                "places " + "/".join(str(p) for p in range(1, c.players + 1))]
+        if self.series_deals:
+            cols.insert(2, "series score")
+        for col in cols:
+            t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
+        for r in self.table.itertuples():
+            cells = [r.strategy, f"{r.games:,}",
+                     pct_ci(r.first_rate, r.first_lo, r.first_hi, spec="6.2f", gap="  "),
+                     pct_ci(r.durak_rate, r.durak_lo, r.durak_hi, spec="6.2f", gap="  "),
+                     pct_ci(r.draw_rate, r.draw_lo, r.draw_hi, spec="6.2f", gap="  "),
+                     f"{num(r.mean_place, '.3f')}  [{num(r.mean_place_lo, '.3f')}, "
+                     f"{num(r.mean_place_hi, '.3f')}]",
+                     "/".join(f"{getattr(r, f'place{p}'):,}" for p in range(1, c.players + 1))]
+            if self.series_deals:
+                cells.insert(2, f"{r.score:+,}")
+            t.add_row(*cells)
+        console.print(t)
+        seats = []
+        for s in range(c.players):
+            lo, hi = wilson_interval(int(c.seat_durak[s]), int(c.seat_games[s]))
+            seats.append(f"seat {s} {pct_ci(c.seat_durak[s] / max(c.seat_games[s], 1), lo, hi)}")
+        console.print("Durak by seat: " + "; ".join(seats))
+        if self.rules.teams:
+            n = self.games
+            parts = []
+            for team in (0, 1):
+                lo, hi = wilson_interval(int(c.team_lost[team]), n)
+                parts.append(f"team {team} ({', '.join(str(s) for s in range(team, c.players, 2))}) "
+                             f"lost {pct_ci(c.team_lost[team] / max(n, 1), lo, hi)}")
+            console.print("; ".join(parts) + f"; draws {c.team_draws:,}")
+        rate = self.games / self.seconds if self.seconds > 0 else float("nan")
+        console.print(f"{rate:,.0f} games/s ({self.games:,} games in {self.seconds:.2f} s; "
+                      f"compile/load {self.compile_seconds:.2f} s apart)")
+
+
+def run_table_match(lineup: list[str], *, deals: int, seed: int = 1, rules: Rules,
+                    threads: int | None = None, swap: bool = True,
+                    records: Path | None = None, progress: bool = False,
+                    interruptible: bool = False, series_deals: int | None = None
+                    ) -> TableSummary:
+    """Play ``deals`` deals (or, with ``series_deals``, that many series of ``series_deals``
+    deals, R9) with ``lineup`` in seat order at a table of ``rules``; with ``swap`` each
+    deal once per rotation of the line-up over the seats (not for series)."""
+    import contextlib
+
+    from .limits import MAX_DEALS
+    from .play import RECORD_BLOCK, play_games, play_series, resolve_strategies
+    from .progress import Board, live
+    from .records import dumps
+    from .runner import BlockSizer, StopFlag
+    from .storage import atomic_text_file
+
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) \
+            or not 1 <= deals <= MAX_DEALS:
+        raise UserError(f"deals must be an integer in 1..{MAX_DEALS:,}, got {deals!r}")
+    strats = resolve_strategies(lineup)
+    names = list(dict.fromkeys(s.name for s in strats))
+    per = series_deals or (rules.players if swap else 1)
+    sizer = BlockSizer(most=max(1, RECORD_BLOCK // per) if records is not None else None)
+    counts, seconds, compile_s, decisions, played = None, 0.0, 0.0, 0, 0
+    unit = "series" if series_deals else "deals"
+    board = Board(f"{' '.join(s.name for s in strats)}: {deals:,} {unit}, seed {seed}",
+                  unit=unit, games_per_unit=per)
+    board.add("m", " ".join(s.name for s in strats), deals)
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(atomic_text_file(records)) if records is not None else None
+        stop = stack.enter_context(StopFlag()) if interruptible else None
+        stack.enter_context(live(board, progress))
+        while played < deals and not stop:
+            n = min(sizer.size, deals - played)
+            flag = None if stop is None else stop.kernel_flag
+            if series_deals:
+                batch = play_series(strats, seed=seed, series=range(played, played + n),
+                                    deals=series_deals, rules=rules, threads=threads,
+                                    record=out is not None, stop=flag)
+            else:
+                batch = play_games(strats, seed=seed, deals=range(played, played + n),
+                                   swap=swap, threads=threads, rules=rules,
+                                   record=out is not None, stop=flag)
+            n = len(batch) // per
+            if n == 0:
+                break
+            played += n
+            seconds += batch.seconds
+            compile_s += batch.compile_seconds
+            decisions += batch.decisions
+            sizer.played(n, batch.seconds)
+            part = count_places(batch, names)
+            counts = part if counts is None else counts.merge(part)
+            board.advance("m", n, batch.seconds)
+            if out is not None:
+                out.writelines(dumps(r) + "\n" for r in batch.records())
+    if counts is None:
+        raise UserError("interrupted before the first deal was finished")
+    return TableSummary(names=[s.name for s in strats], seed=seed, deals=played,
+                        swap=swap and not series_deals, rules=rules, counts=counts,
+                        table=place_table(counts), seconds=seconds, compile_seconds=compile_s,
+                        decisions=decisions, versions={s.name: s.version for s in strats},
+                        interrupted_of=deals if played < deals else None,
+                        series_deals=series_deals)

@@ -1,0 +1,333 @@
+"""External engines (docs/engine-protocol.md): the protocol's messages, the example engine
+against the same logic as an in-process plugin, and engines that fail: each told in one line
+with its seat, seed and deal (exit code 2), its process killed, or forfeited."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from cli_errors import assert_one_line_error
+from durak_sim.engines import EXAMPLES
+from durak_sim.records import read_records
+
+CLI = [sys.executable, "-m", "durak_sim.cli"]
+EXAMPLE = str(EXAMPLES["lowest_card"])
+
+PLUGIN = textwrap.dedent("""\
+    # lowest_card.py's logic as an in-process plugin
+    import importlib.util
+    from durak_sim.engines import EXAMPLES
+    from durak_sim.registry import register_strategy
+    from durak_sim.views import legal_texts, observation_view
+
+    spec = importlib.util.spec_from_file_location("lowest_card_engine", EXAMPLES["lowest_card"])
+    engine = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(engine)
+
+    def decide(obs, legal, hist, rng, mem):
+        codes = [int(c) for c in legal[1:legal[0] + 1]]
+        texts = legal_texts(obs, codes)
+        return codes[texts.index(engine.choose(observation_view(obs), texts))]
+
+    register_strategy("lowest", decide, description="lowest_card.py in-process", plays="all")
+""")
+
+#: a misbehaving engine: plays its first legal action four times, then does MODE
+BAD = textwrap.dedent("""\
+    import json, os, sys, time
+    mode = sys.argv[1]
+    if len(sys.argv) > 2:
+        with open(sys.argv[2], "a") as f:
+            f.write(f"{os.getpid()}\\n")
+    n = 0
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "hello":
+            print(json.dumps({"type": "ready"}), flush=True)
+        elif msg["type"] == "decide":
+            n += 1
+            if n < 5:
+                print(json.dumps({"action": msg["legal"][0]}), flush=True)
+                continue
+            if mode == "crash":
+                raise ZeroDivisionError("boom in decide")
+            if mode == "hang":
+                time.sleep(1000)
+            if mode == "garbage":
+                print("hello world", flush=True)
+            if mode == "illegal":
+                print(json.dumps({"action": "attack 6S" if "take" in msg["actions"] else "take"}),
+                      flush=True)
+            if mode == "silent":
+                os.close(1)
+                time.sleep(1000)
+            if mode == "twice":
+                print(json.dumps({"action": msg["legal"][0]}), flush=True)
+                print(json.dumps({"action": msg["legal"][0]}), flush=True)
+            if mode == "slow":
+                time.sleep(0.05)
+                print(json.dumps({"action": msg["legal"][0]}), flush=True)
+""")
+
+#: an engine that logs every message it gets and answers in each accepted form in turn
+LOGGER = textwrap.dedent("""\
+    import json, sys
+    log = open(sys.argv[1], "a")
+    k = 0
+    for line in sys.stdin:
+        log.write(line)
+        log.flush()
+        msg = json.loads(line)
+        if msg["type"] == "hello":
+            print(json.dumps({"type": "ready", "name": "logger"}), flush=True)
+        elif msg["type"] == "decide":
+            k += 1
+            i = len(msg["legal"]) - 1
+            forms = [json.dumps({"action": msg["legal"][i]}), json.dumps(msg["actions"][i]),
+                     msg["actions"][i], str(msg["legal"][i]),
+                     json.dumps({"action": msg["actions"][i].lower()})]
+            print("", flush=True)   # blank lines are skipped
+            print(forms[k % len(forms)], flush=True)
+        elif msg["type"] == "quit":
+            log.write("QUIT\\n")
+            break
+""")
+
+
+def run(*args, cwd=None, timeout=600):
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=timeout)
+
+
+def norm(rec, names):
+    return {**rec, "seats": ["X" if s in names else s for s in rec["seats"]]}
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    with open(f"/proc/{pid}/stat") as f:   # a zombie not reaped (not ours: never)
+        return f.read().split()[2] == "Z"
+
+
+def test_example_engine_equals_in_process_plugin_over_1000_deal_pairs(tmp_path):
+    (tmp_path / "lowest_plugin.py").write_text(PLUGIN)
+    eng = run("match", f"engine:{EXAMPLE}", "easy", "--deals", "1000", "--records", "e.jsonl",
+              "--json", "--no-progress", cwd=tmp_path)
+    assert eng.returncode == 0, eng.stderr
+    plug = run("match", "lowest", "easy", "--deals", "1000", "--records", "p.jsonl",
+               "--plugin", "lowest_plugin.py", "--json", "--no-progress", cwd=tmp_path)
+    assert plug.returncode == 0, plug.stderr
+    e = list(read_records(tmp_path / "e.jsonl"))
+    p = list(read_records(tmp_path / "p.jsonl"))
+    assert len(e) == len(p) == 2000
+    names = {f"engine:{EXAMPLE}", "lowest"}
+    assert [norm(r, names) for r in e] == [norm(r, names) for r in p]
+    summary = json.loads(eng.stdout)
+    t = summary["thinking"][f"engine:{EXAMPLE}"]
+    assert t["decisions"] > 10_000 and 0 < t["mean_ms"] < 50
+    assert summary["forfeits"] == []
+    ps = json.loads(plug.stdout)
+    assert [s["wins"] for s in summary["strategies"]] == [s["wins"] for s in ps["strategies"]]
+
+
+def test_three_player_table_and_replay_of_an_engine_seat(tmp_path):
+    (tmp_path / "lowest_plugin.py").write_text(PLUGIN)
+    eng = run("match", f"engine:{EXAMPLE}", "easy", "random", "--deals", "20", "--records",
+              "e.jsonl", "--no-progress", "--rules", "perevodnoy", cwd=tmp_path)
+    assert eng.returncode == 0, eng.stderr
+    assert "thinking time: engine:" in eng.stdout
+    plug = run("match", "lowest", "easy", "random", "--deals", "20", "--records", "p.jsonl",
+               "--plugin", "lowest_plugin.py", "--no-progress", "--rules", "perevodnoy",
+               cwd=tmp_path)
+    assert plug.returncode == 0, plug.stderr
+    names = {f"engine:{EXAMPLE}", "lowest"}
+    e = list(read_records(tmp_path / "e.jsonl"))
+    assert [norm(r, names) for r in e] == \
+        [norm(r, names) for r in read_records(tmp_path / "p.jsonl")]
+    one = e[4]
+    rep = run("replay", "--seed", "1", "--deal", str(one["deal"]), "--seats",
+              ",".join(one["seats"]), "--rules", "perevodnoy", "--players", "3", "--json")
+    assert rep.returncode == 0, rep.stderr
+    assert json.loads(rep.stdout) == one
+
+
+def test_protocol_messages(tmp_path):
+    from durak_sim.rules import Rules
+
+    log = tmp_path / "log.jsonl"
+    (tmp_path / "logger.py").write_text(LOGGER)
+    proc = run("match", f"engine:logger.py {log}", "easy", "--deals", "3", "--no-progress",
+               "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = log.read_text().splitlines()
+    msgs = [json.loads(x) for x in lines if x != "QUIT"]
+    hellos = [m for m in msgs if m["type"] == "hello"]
+    assert len(hellos) == 2 and {h["seat"] for h in hellos} == {0, 1}   # one process a seat
+    h = hellos[0]
+    assert h["protocol"] == 1 and h["rules"] == Rules().to_dict()
+    assert h["strategy"] == f"engine:logger.py {log}" and h["time_limit"] == 5.0
+    games = [m for m in msgs if m["type"] == "game"]
+    assert len(games) == 6 and all(isinstance(g["rng"], int) for g in games)
+    decides = [m for m in msgs if m["type"] == "decide"]
+    for d in decides:
+        assert len(d["obs"]) == 64 and len(d["legal"]) == len(d["actions"]) >= 2
+        assert d["obs"][0] == d["seat"] == d["view"]["seat"] and len(d["hist"]) == d["obs"][18]
+        assert len(d["view"]["hand"]) == d["view"]["hand_sizes"][d["seat"]]
+    assert lines.count("QUIT") == 2
+    assert json.loads(proc.stdout)["thinking"][f"engine:logger.py {log}"]["decisions"] == \
+        len(decides)
+    # new_history: every action since the seat's previous decision of the game
+    first = next(d for d in decides)
+    assert len(first["new_history"]) == len(first["hist"])
+
+
+@pytest.mark.parametrize("mode,words", [
+    ("crash", ["exited without answering decide", "exit code 1", "ZeroDivisionError"]),
+    ("hang", ["timed out: no answer to decide within 1 s"]),
+    ("garbage", ["printed garbage: 'hello world'"]),
+    ("illegal", ["played an illegal action", "(legal: "]),
+    ("silent", ["closed its output without answering decide"]),
+    ("twice", ["printed a line nobody asked for"]),
+])
+def test_a_failing_engine_is_one_line_and_killed_or_forfeited(tmp_path, mode, words):
+    (tmp_path / "bad.py").write_text(BAD)
+    pids = tmp_path / "pids"
+    spec = f"engine:bad.py {mode} {pids}"
+    t = time.monotonic()
+    proc = run("match", spec, "easy", "--deals", "3", "--no-progress", "--engine-timeout", "1",
+               cwd=tmp_path)
+    assert time.monotonic() - t < 60
+    assert_one_line_error(proc, f"engine '{spec}' (seat 0)", "at seed 1 deal 0",
+                          "its process was killed", *words)
+    assert all(gone(int(p)) for p in pids.read_text().split())
+    pids.unlink()
+    from durak_sim import external
+    from durak_sim.engine_match import run_engine_match
+    from durak_sim.rules import Rules
+
+    external.configure(timeout=1)
+    try:
+        result = run_engine_match([f"engine:{tmp_path / 'bad.py'} {mode} {pids}", "easy"],
+                                  deals=2, rules=Rules(), forfeit=True)
+    finally:
+        external.configure(timeout=external.DEFAULT_TIMEOUT)
+        external.close_all()
+    assert len(result.forfeits) == 4 and {f.seat for f in result.forfeits} == {0, 1}
+    assert {f.kind for f in result.forfeits} == {{"crash": "crashed", "hang": "timeout",
+                                                  "silent": "closed", "twice": "garbage"}
+                                                 .get(mode, mode)}
+    table = result.summary.table
+    assert table.loc[0, "durak"] == 4 and table.loc[0, "wins"] == 0
+    assert all(gone(int(p)) for p in pids.read_text().split())
+
+
+def test_forfeit_on_the_command_line(tmp_path):
+    (tmp_path / "bad.py").write_text(BAD)
+    proc = run("match", "engine:bad.py garbage", "easy", "--deals", "2", "--no-progress",
+               "--forfeit", "--json", "--records", "f.jsonl", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert len(out["forfeits"]) == 4 and out["strategies"][0]["durak"] == 4
+    recs = list(read_records(tmp_path / "f.jsonl"))
+    assert all(r["forfeit"]["seat"] == r["result"]["durak"] for r in recs)
+    assert all(r["forfeit"]["kind"] == "garbage" for r in recs)
+    text = run("match", "engine:bad.py garbage", "easy", "--deals", "2", "--no-progress",
+               "--forfeit", cwd=tmp_path)
+    assert "forfeits: 4 games scored as losses" in text.stdout
+    assert "engine 'engine:bad.py garbage' (seat 0) printed garbage: 'hello world' at seed 1 " \
+           "deal 0" in text.stdout
+
+
+def test_engine_program_errors_are_one_line(tmp_path):
+    assert_one_line_error(run("match", "engine:./no_such_bot", "easy", "--deals", "2"),
+                          "engine program not found: ./no_such_bot")
+    (tmp_path / "bot").write_text("#!/bin/sh\n")
+    assert_one_line_error(run("match", "engine:./bot", "easy", "--deals", "2", cwd=tmp_path),
+                          "is not executable")
+    assert_one_line_error(run("match", "engine:", "easy"), "engine: needs a program")
+    assert_one_line_error(run("match", "easy", "random", "--forfeit"), "--forfeit is for")
+
+
+def test_ctrl_c_stops_an_engine_match_and_leaves_no_process(tmp_path):
+    (tmp_path / "bad.py").write_text(BAD)
+    pids = tmp_path / "pids"
+    proc = subprocess.Popen([*CLI, "match", f"engine:bad.py slow {pids}", "easy", "--deals",
+                             "500", "--no-progress", "--records", "r.jsonl"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not pids.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted after" in err
+    assert all(gone(int(p)) for p in pids.read_text().split())
+    recs = list(read_records(tmp_path / "r.jsonl"))
+    assert len(recs) % 2 == 0 and len(recs) < 1000
+
+
+def test_engine_example_command_and_the_engine_as_an_ai_of_play(tmp_path):
+    proc = run("engine-example")
+    assert proc.returncode == 0 and proc.stdout.strip() == EXAMPLE
+    assert os.access(EXAMPLE, os.R_OK)
+    pexpect = pytest.importorskip("pexpect")
+    env = dict(os.environ, TERM="dumb")
+    child = pexpect.spawn(CLI[0], [*CLI[1:], "play", "--ai", f"engine:{EXAMPLE}", "--seed",
+                                   "3", "--pace", "0", "--record", "g.jsonl"],
+                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=120)
+    while child.expect_exact(["your move> ", "record: "]) == 0:
+        child.sendline("1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    from durak_sim.reference import replay
+
+    (rec,) = read_records(tmp_path / "g.jsonl")
+    assert rec["seats"] == ["human", f"engine:{EXAMPLE}"] and replay(rec) == rec["result"]
+
+
+def test_answers_are_resolved_to_legal_codes():
+    from durak_sim.external import resolve_answer
+    from durak_sim.reference import ReferenceGame
+    from durak_sim.views import legal_texts
+
+    g = ReferenceGame.new(42, 7)
+    obs, codes = g.observation(), g.legal_actions()
+    texts = legal_texts(obs, codes)
+    c, t = codes[1], texts[1]
+    for answer in (json.dumps({"action": c}), str(c), t, t.lower(), json.dumps(t),
+                   json.dumps({"action": t})):
+        assert resolve_answer(answer.encode(), obs, codes, texts) == c, answer
+    assert resolve_answer(b"take", obs, codes, texts) == -1      # an action, not legal
+    assert resolve_answer(b"999", obs, codes, texts) == -1
+    for junk in (b"hello", b"[1, 2]", b"{\"move\": 3}", b"true", b"\xff\xfe", b"attack 10S"):
+        assert resolve_answer(junk, obs, codes, texts) is None, junk
+
+
+@pytest.mark.parametrize("rules", [
+    dict(), dict(variant="teams"), dict(variant="podkidnoy-full"),
+    dict(variant="prostoy", players=3), dict(players=5), dict(players=3, throw_in="neighbours"),
+    dict(variant="perevodnoy", players=6, teams=True), dict(players=6, throw_in="all")])
+def test_hello_rules_from_the_observation(rules):
+    """A command that did not say its ruleset (a tournament) still tells the engine the
+    exact ruleset: it is read back from the observation's flags."""
+    from durak_sim.external import SETTINGS, rules_from_obs
+    from durak_sim.reference import ReferenceGame
+    from durak_sim.rules import Rules
+
+    r = Rules(**rules)
+    g = ReferenceGame.new(1, 0, r)
+    saved, SETTINGS.rules = SETTINGS.rules, None
+    try:
+        assert rules_from_obs(g.observation(g.to_move())).to_dict() == r.to_dict()
+    finally:
+        SETTINGS.rules = saved

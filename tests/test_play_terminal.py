@@ -1,0 +1,420 @@
+"""``durak-sim play`` driven through a real pseudo-terminal (pexpect) with scripted input:
+junk and illegal input, a take, a throw-in, hints, quitting and Ctrl-C midway, whole games;
+the records it writes replay through the reference engine, and the AIs choose exactly what
+they choose in a match with the same seed and seats."""
+import json
+import os
+import re
+import sys
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+from durak_sim.actions import action_str  # noqa: E402
+from durak_sim.human import parse_input  # noqa: E402
+from durak_sim.records import actions_from_record, read_records  # noqa: E402
+from durak_sim.reference import ReferenceGame, play, replay  # noqa: E402
+from durak_sim.replay import replay_deal  # noqa: E402
+from durak_sim.rules import Rules  # noqa: E402
+
+CLI = [sys.executable, "-m", "durak_sim.cli"]
+PROMPT = "your move> "
+OPTIONS = re.compile(r"your move, ([^:\r\n]+): ([^\r\n]*)")
+
+
+def spawn(args, tmp_path, color=False, timeout=240):
+    env = dict(os.environ)
+    env.pop("NO_COLOR", None)
+    env["TERM"] = "xterm-256color" if color else "dumb"   # dumb: plain text, no styles
+    child = pexpect.spawn(CLI[0], [*CLI[1:], "play", "--pace", "0", *args], cwd=str(tmp_path),
+                          env=env, encoding="utf-8", timeout=timeout, dimensions=(60, 400))
+    child.logfile_read = open(tmp_path / "transcript.txt", "a", encoding="utf-8")
+    return child
+
+
+def options(text):
+    """{number: label} of the last list of legal moves shown."""
+    found = OPTIONS.findall(text)
+    assert found, text
+    role, rest = found[-1]
+    return role, {int(k): v for k, v in re.findall(r"(\d+) (.+?)(?=\s{3}\d+ |\s*$)", rest)}
+
+
+def finish(child):
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus
+
+
+def human_moves(record):
+    """Seat 0's chosen actions (not the forced ones) of a record, in record notation."""
+    rules = Rules.from_dict(record["rules"])
+    game = ReferenceGame.new(record["seed"], record["deal"], rules)
+    moves = []
+    from durak_sim.actions import DEFEND, defend_at
+
+    for code, seat, target in actions_from_record(record):
+        legal = game.legal_actions()
+        if seat == 0 and len(legal) > 1:
+            moves.append(action_str(code, target))
+        if DEFEND <= code < DEFEND + 36 and code not in legal:
+            code = defend_at(code - DEFEND, target)
+        game.apply(code)
+    return moves
+
+
+def play_scripted(tmp_path, args, moves, name="game.jsonl"):
+    child = spawn([*args, "--record", name], tmp_path)
+    for move in moves:
+        child.expect_exact(PROMPT)
+        child.sendline(move)
+    child.expect(r"record: (\S+)")
+    assert finish(child) == 0, child.before
+    (rec,) = read_records(tmp_path / name)
+    return rec
+
+
+def same_but_seat0(rec, expected):
+    assert rec["seats"][0] == "human"
+    assert {**rec, "seats": rec["seats"][1:]} == {**expected, "seats": expected["seats"][1:]}
+
+
+@pytest.mark.parametrize("seed,deal", [(5, 0), (11, 3)])
+def test_human_playing_like_easy_gets_the_match_game_against_hard(tmp_path, seed, deal):
+    """The AI's choices in play are exactly those of a match with the same seed and seats:
+    scripted with easy's moves, the human's record is the match's record (reference and
+    kernel), and it replays through the reference engine to its result."""
+    expected = play(seed, deal, ["easy", "hard"])
+    assert expected == replay_deal(seed, deal, ["easy", "hard"])
+    rec = play_scripted(tmp_path, ["--ai", "hard", "--seed", str(seed), "--deal", str(deal)],
+                        human_moves(expected))
+    same_but_seat0(rec, expected)
+    assert replay(rec) == rec["result"]
+    again = play_scripted(tmp_path, ["--ai", "hard", "--seed", str(seed), "--deal", str(deal),
+                                     "--engine", "kernel"], human_moves(expected), "k.jsonl")
+    assert again == rec   # stepping on the kernel: the same game, card for card
+
+
+def test_four_player_game_to_the_end(tmp_path):
+    rules = Rules(players=4)
+    lineup = ["easy", "easy", "random", "easy"]
+    expected = play(3, 2, lineup, rules)
+    rec = play_scripted(tmp_path, ["--ai", "easy,random,easy", "--seed", "3", "--deal", "2"],
+                        human_moves(expected))
+    same_but_seat0(rec, expected)
+    assert "places" in rec["result"] and replay(rec) == rec["result"]
+
+
+def test_teams_game_is_played_and_replays(tmp_path):
+    expected = play(4, 1, ["easy", "random", "easy", "random"], Rules(variant="teams"))
+    rec = play_scripted(tmp_path, ["--ai", "random,easy,random", "--rules", "teams", "--seed",
+                                   "4", "--deal", "1"], human_moves(expected))
+    same_but_seat0(rec, expected)
+
+
+def test_junk_illegal_take_throw_in_hint_and_quit(tmp_path):
+    """Bad input is explained and asked again; a take and a throw-in are played; hint
+    advises; quit keeps the record of the moves made, which replay --record shows."""
+    child = spawn(["--ai", "easy", "--seed", "7", "--deal", "0", "--record", "q.jsonl"],
+                  tmp_path)
+    child.expect_exact(PROMPT)
+    for junk, answer in [("junk", "I do not understand"), ("99", "there is no move 99"),
+                         ("defend", "I do not understand"), ("", "your move, ")]:
+        child.sendline(junk)
+        child.expect_exact(answer)
+        child.expect_exact(PROMPT)
+    child.sendline("show")
+    child.expect_exact(PROMPT)
+    seen = child.before
+    child.sendline("help")
+    child.expect_exact("play that card")
+    child.expect_exact(PROMPT)
+    took = threw = hinted = illegal = False
+    for _ in range(200):
+        role, opts = options(seen)
+        labels = list(opts.values())
+        take = [k for k, v in opts.items() if v == "take"]
+        throw = [k for k, v in opts.items() if v.startswith("throw in")]
+        if not illegal and role == "opening the bout":
+            child.sendline("take")
+            child.expect_exact("only the defender takes")
+            child.expect_exact(PROMPT)
+            child.sendline("stop")
+            child.expect_exact("you must open the bout")
+            child.expect_exact(PROMPT)
+            illegal = True
+            continue
+        if not hinted:
+            child.sendline("hint")
+            child.expect(r"hint: \w+ would play \d+ ")
+            child.expect_exact(PROMPT)
+            hinted = True
+            continue
+        if take and len(labels) > 1 and not took:
+            child.sendline("take")
+            child.expect_exact("you take")
+            took = True
+        elif throw and not threw:
+            card = opts[throw[0]].split()[-1]
+            child.sendline(card.replace("♠", "s").replace("♣", "c").replace("♦", "d")
+                           .replace("♥", "h"))
+            child.expect_exact(f"you throw in {card}")
+            threw = True
+        elif took and threw:
+            break
+        else:
+            child.sendline("1")
+        i = child.expect_exact([PROMPT, "record: "])
+        assert i == 0, (took, threw, child.before[-3000:])
+        seen = child.before
+    assert took and threw and hinted and illegal
+    child.sendline("quit")
+    child.expect_exact("you quit after")
+    child.expect(r"record: (\S+)")
+    assert finish(child) == 0
+    (rec,) = read_records(tmp_path / "q.jsonl")
+    assert rec["unfinished"] is True and rec["result"] is None
+    acts = [a["act"] for a in rec["actions"] if a["seat"] == 0]
+    assert "take" in acts and acts.count("attack") >= 2
+    import subprocess
+
+    shown = subprocess.run([*CLI, "replay", "--record", str(tmp_path / "q.jsonl")],
+                           capture_output=True, text=True)
+    assert shown.returncode == 0, shown.stderr
+    assert "seat 0 human" in shown.stdout and "takes" in shown.stdout
+    assert shown.stdout.rstrip().endswith(f"unfinished: stopped after {len(rec['actions'])} "
+                                          f"actions")
+
+
+def test_whole_game_with_exact_endgame_hint_and_atlas_cards(tmp_path):
+    """Always the first move, to the end; at the first decision with an empty stock the
+    hint gives the solver's exact value of every move; the atlas pack's court letters."""
+    child = spawn(["--ai", "easy", "--seed", "2", "--deal", "5", "--cards", "atlasnye",
+                   "--record", "g.jsonl"], tmp_path)
+    exact = False
+    screens = ""
+    while True:
+        i = child.expect_exact([PROMPT, "record: "])
+        screens += child.before
+        if i == 1:
+            break
+        if not exact and re.findall(r"stock (\d+)", child.before)[-1] == "0":
+            n = len(options(child.before)[1])
+            child.sendline("hint")
+            child.expect_exact("hint (exact")
+            child.expect_exact(PROMPT)
+            lines = [ln for ln in child.before.splitlines() if re.match(r"\s+\d+ ", ln)]
+            assert len(lines) == n and all(re.search(r"(you win|draw|you lose)", ln)
+                                           for ln in lines), child.before
+            assert "<- best" in child.before or "every move has the same value" in child.before
+            exact = True
+        child.sendline("1")
+    end = screens[-2000:]
+    assert finish(child) == 0
+    assert exact
+    assert any(r in screens for r in "ВДКТ") and not re.search(r"\b[JQKA][♠♣♦♥]", screens)
+    assert re.search(r"(you win|you are the Durak|a draw) after \d+ bouts", end)
+    assert "the hands as dealt:" in end and "seat 1 easy" in end
+    (rec,) = read_records(tmp_path / "g.jsonl")
+    assert replay(rec) == rec["result"]
+
+
+def test_same_seed_and_moves_same_game(tmp_path):
+    """The same seed and the same human moves (here: always the first) give the same game."""
+    recs = []
+    for name in ("a.jsonl", "b.jsonl"):
+        child = spawn(["--ai", "normal", "--seed", "9", "--deal", "4", "--record", name],
+                      tmp_path)
+        while child.expect_exact([PROMPT, "record: "]) == 0:
+            child.sendline("1")
+        assert finish(child) == 0
+        recs.append(next(read_records(tmp_path / name)))
+    assert recs[0] == recs[1] and replay(recs[0]) == recs[0]["result"]
+
+
+def test_ctrl_c_ends_cleanly_with_code_130_and_keeps_the_record(tmp_path):
+    child = spawn(["--ai", "easy", "--seed", "1", "--record", "c.jsonl"], tmp_path)
+    child.expect_exact(PROMPT)
+    child.sendline("1")
+    child.expect_exact(PROMPT)
+    child.sendintr()
+    child.expect_exact("stopped after")
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in child.before
+    child.close()
+    assert child.exitstatus == 130 or child.signalstatus is None and child.status == 130 << 8
+    (rec,) = read_records(tmp_path / "c.jsonl")
+    assert rec["unfinished"] and rec["actions"][0]["seat"] in (0, 1)
+
+
+def test_colours_on_a_terminal_and_the_record_is_never_overwritten(tmp_path):
+    (tmp_path / "x.jsonl").write_text("keep me\n")
+    child = spawn(["--ai", "easy", "--seed", "1", "--record", "x.jsonl"], tmp_path, color=True)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2 and "exists: add --force" in child.before
+    assert (tmp_path / "x.jsonl").read_text() == "keep me\n"
+    child = spawn(["--ai", "easy", "--seed", "1", "--record", "x.jsonl", "--force"], tmp_path,
+                  color=True)
+    child.expect_exact(PROMPT)
+    assert re.search(r"\x1b\[[0-9;]*m[^\x1b]*[♦♥]", child.before)   # coloured suits
+    child.sendline("quit")
+    assert finish(child) == 0
+    assert json.loads((tmp_path / "x.jsonl").read_text())["unfinished"] is True
+
+
+def test_default_record_goes_under_reports_runs(tmp_path):
+    child = spawn(["--ai", "random", "--seed", "1"], tmp_path)
+    child.expect_exact(PROMPT)
+    child.sendline("quit")
+    child.expect(r"record: (\S+)")
+    path = child.match.group(1)
+    assert finish(child) == 0
+    assert path.startswith("reports/runs/play-") and (tmp_path / path).is_file()
+
+
+# ------------------------------------------------------------------ the parser, in-process
+def _game_at(phase_pred, seed=7, rules=Rules()):
+    import random
+
+    for deal in range(50):
+        g = ReferenceGame.new(seed, deal, rules)
+        rng = random.Random(deal)
+        while not g.is_over():
+            if g.to_move() == 0 and phase_pred(g):
+                return g
+            g.apply(rng.choice(g.legal_actions()))
+    raise AssertionError("no such position")
+
+
+def test_parser_cards_targets_and_explanations():
+    from durak_sim.observation import PHASE_DEFEND
+
+    g = _game_at(lambda g: g.phase == PHASE_DEFEND and len(g.legal_actions()) > 2)
+    obs, codes = g.observation(0), g.legal_actions()
+    defend = next(c for c in codes if 36 <= c < 72)
+    card = defend - 36
+    target = next(a for a, d in g.table if d < 0)
+    for text in (action_str(defend, target), f"{'6789TJQKA'[card >> 2]}{'SCDH'[card & 3]}".lower(),
+                 f"beat {'6789TJQKA'[card >> 2]}{'♠♣♦♥'[card & 3]} on "
+                 f"{'6789TJQKA'[target >> 2]}{'SCDH'[target & 3]}"):
+        assert parse_input(text, obs, codes).code == defend, text
+    assert parse_input("take", obs, codes).code == 72
+    assert "you are defending" in parse_input("stop", obs, codes).message
+    not_held = next(c for c in range(36) if not g.hands[0] >> c & 1)
+    assert parse_input(f"{'6789TJQKA'[not_held >> 2]}{'SCDH'[not_held & 3]}", obs,
+                       codes).message.startswith("you do not hold")
+    cannot = [c for c in range(36) if g.hands[0] >> c & 1 and 36 + c not in codes]
+    if cannot:
+        c = cannot[0]
+        msg = parse_input(f"{'6789TJQKA'[c >> 2]}{'SCDH'[c & 3]}", obs, codes).message
+        assert "does not beat" in msg
+    assert parse_input("10x", obs, codes).kind == "error"
+
+
+def test_parser_several_unbeaten_cards_asks_for_the_target():
+    from durak_sim.actions import DEFEND_AT
+
+    rules = Rules(variant="podkidnoy-full")
+    g = _game_at(lambda g: any(c >= DEFEND_AT for c in g.legal_actions()) and len(
+        {(c - DEFEND_AT) % 36 for c in g.legal_actions() if c >= DEFEND_AT}) < len(
+        [c for c in g.legal_actions() if c >= DEFEND_AT]), rules=rules)
+    obs, codes = g.observation(0), g.legal_actions()
+    multi = [c for c in codes if c >= DEFEND_AT]
+    card = next(c for c in {(m - DEFEND_AT) % 36 for m in multi}
+                if sum((m - DEFEND_AT) % 36 == c for m in multi) > 1)
+    word = f"{'6789TJQKA'[card >> 2]}{'SCDH'[card & 3]}"
+    p = parse_input(word, obs, codes)
+    assert p.kind == "choose" and len(p.options) > 1
+    t = (p.options[0] - DEFEND_AT) // 36
+    assert parse_input(f"{word} {'6789TJQKA'[t >> 2]}{'SCDH'[t & 3]}", obs, codes).code == \
+        p.options[0]
+
+
+def test_endgame_hint_values_agree_with_the_solver():
+    """Each legal move's value is the solver's value of the position after it; the best of
+    them is the value of the position itself."""
+    from durak_sim.human import endgame_position, endgame_values
+    from durak_sim.solve import solve
+
+    checked = 0
+    for deal in range(40):
+        g = _game_at(lambda g: not g.stock and len(g.legal_actions()) > 1 and sum(
+            h.bit_count() for h in g.hands) <= 12, seed=deal)
+        obs, codes = g.observation(0), g.legal_actions()
+        values = endgame_values(g, codes, Rules())
+        root = solve(endgame_position(obs))
+        assert root.exact and all(lo == hi for lo, hi in values.values())
+        assert max(v for v, _ in values.values()) == root.value
+        best = {c for c in codes if values[c][0] == root.value}
+        from durak_sim.views import action_text
+
+        assert {action_text(obs, c) for c in best} >= set(root.best_actions)
+        checked += 1
+        if checked == 8:
+            break
+    assert checked == 8
+
+
+def _session(seed, deal, rules, ai, policy):
+    """A PlaySession in-process (no terminal): ``policy(prompt, session)`` answers."""
+    import io
+
+    from rich.console import Console
+
+    from durak_sim.human import PlaySession, Screen
+    from durak_sim.registry import get_strategy
+
+    buf = io.StringIO()
+    screen = Screen(Console(file=buf, no_color=True, soft_wrap=True, highlight=False))
+    holder = {}
+    session = PlaySession(seed, deal, rules, [get_strategy(a) for a in ai], screen,
+                          read=lambda prompt: policy(prompt, holder["s"]), pace=0)
+    holder["s"] = session
+    session.run()
+    return session, buf.getvalue()
+
+
+@pytest.mark.parametrize("variant", ["podkidnoy-full", "perevodnoy", "prostoy"])
+def test_variants_in_process_lead_transfer_swap_and_target_choice(variant):
+    """Whole games of the variants: a card alone against several unbeaten cards asks which
+    (answered by number), transfers, leads ended with done, the trump six swapped."""
+    from durak_sim.actions import DEFEND_AT, DONE, SWAP, TRANSFER
+
+    used = set()
+
+    def policy(prompt, s):
+        codes = s.game.legal_actions()
+        if prompt.startswith("which"):
+            used.add("which")
+            return "1"
+        if SWAP in codes:
+            used.add("swap")
+            return "swap"
+        if any(TRANSFER <= c < DONE for c in codes) and "transfer" not in used:
+            used.add("transfer")
+            c = next(c for c in codes if TRANSFER <= c < DONE) - TRANSFER
+            return f"transfer {'6789TJQKA'[c >> 2]}{'SCDH'[c & 3]}"
+        multi = [c for c in codes if c >= DEFEND_AT]
+        cards = [(c - DEFEND_AT) % 36 for c in multi]
+        twice = [c for c in cards if cards.count(c) > 1]
+        if twice:
+            c = twice[0]
+            return f"{'6789TJQKA'[c >> 2]}{'SCDH'[c & 3]}"
+        if DONE in codes:
+            used.add("done")
+            return "done"
+        return "1"
+
+    rules = Rules(variant=variant)
+    for deal in range(30):
+        session, out = _session(8, deal, rules, ["random"], policy)
+        rec = session.record()
+        assert replay(rec) == rec["result"]
+        want = {"podkidnoy-full": {"which", "done", "swap"}, "perevodnoy": {"transfer"},
+                "prostoy": {"which", "done"}}[variant]
+        if want <= used:
+            break
+    assert want <= used, used
+    assert "can: 1 beat" in out or variant == "perevodnoy"

@@ -1,0 +1,150 @@
+"""The larger tables through the real CLI: rulesets and line-ups refused in one line (exit
+code 2, nothing touched), and match, series, replay and bench at every kind of table, their
+records replaying on the reference engine; the reproduce command of a report runs as printed."""
+import json
+import shlex
+from pathlib import Path
+import subprocess
+import sys
+
+import pytest
+
+from cli_errors import assert_one_line_error
+from durak_sim.reference import replay
+
+CLI = [sys.executable, "-m", "durak_sim.cli"]
+#: a plugin whose strategy ``classiconly`` plays only the two-player default game
+CLASSIC = ["--plugin", str(Path(__file__).parent / "plugins" / "classic_only.py")]
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=cwd)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["match", "random", "easy", "--players", "7"], ["--players", "7"]),
+    (["match", "random", "easy", "random", "easy", "random", "--rules", "teams"],
+     ["teams need 4 players", "not 5"]),
+    (["match", "random", "easy", "--rules", "teams", "--players", "3"], ["teams", "not 3"]),
+    (["match", "random", "easy", "--rules", "prostoy", "--transfer"], ["prostoy", "transfer"]),
+    (["match", "random", "easy", "--rules", "prostoy", "--lead-multiple"],
+     ["prostoy", "lead_multiple"]),
+    (["match", "random", "easy", "--rules", "prostoy", "--throw-in", "all"],
+     ["prostoy", "throw_in"]),
+    (["match", "random", "easy", "--rules", "nosuch"], ["unknown ruleset", "nosuch"]),
+    (["match", "random", "easy", "--throw-in", "some"], ["--throw-in", "some"]),
+    (["match", "classiconly", "easy", "random", *CLASSIC],
+     ["classiconly", "does not play", "3 players"]),
+    (["match", "classiconly", "easy", "--rules", "perevodnoy", *CLASSIC],
+     ["classiconly", "perevodnoy"]),
+    (["match", "random", "easy", "random", "--players", "4"], ["4 players need 4"]),
+    (["match", "random", "easy", "random", "--sprt", "0", "10"], ["--sprt", "two players"]),
+    (["tournament", "random", "easy", "--players", "4"], ["two-player", "--players 4"]),
+    (["tournament", "random", "easy", "--rules", "teams"], ["two-player", "4 players"]),
+    (["series", "random", "easy", "--deals", "0"], ["--deals"]),
+    (["series", "random", "easy"], ["--deals"]),
+    (["series", "classiconly", "easy", "random", "--deals", "3", *CLASSIC],
+     ["classiconly", "does not play"]),
+    (["replay", "--seed", "1", "--deal", "0", "--seats", "random,easy,random", "--rules",
+      "teams"], ["teams", "not 3"]),
+    (["replay", "--seed", "1", "--deal", "0", "--seats", "random,easy", "--players", "3"],
+     ["3 players need 3"]),
+    (["bench", "--pairing", "random,easy", "--rules", "teams"], ["teams", "not 2"]),
+])
+def test_impossible_rulesets_and_line_ups_are_one_line(args, words):
+    assert_one_line_error(run_cli(*args), *words)
+
+
+@pytest.mark.parametrize("args", [
+    ["match", "random", "easy", "random", "--rules", "teams", "--deals", "3"],
+    ["match", "classiconly", "easy", "random", "--deals", "3", *CLASSIC],
+    ["series", "random", "easy", "--rules", "prostoy", "--transfer", "--deals", "3"],
+])
+def test_a_refused_run_leaves_an_existing_records_file_alone(tmp_path, args):
+    keep = tmp_path / "keep.jsonl"
+    keep.write_text("precious\n")
+    proc = run_cli(*args, "--records", str(keep), "--force")
+    assert proc.returncode == 2, proc.stderr
+    assert keep.read_text() == "precious\n"
+
+
+@pytest.mark.parametrize("args, players", [
+    (["match", "random", "easy", "random", "easy", "--deals", "20"], 4),
+    (["match", "easy", "random", "easy", "random", "--rules", "teams", "--deals", "20"], 4),
+    (["match", "random", "easy", "random", "--rules", "perevodnoy", "--deals", "20"], 3),
+    (["match", "random", "easy", "random", "easy", "random", "easy", "--rules", "prostoy",
+      "--deals", "10"], 6),
+    (["match", "easy", "random", "--rules", "podkidnoy-full", "--deals", "20"], 2),
+    (["series", "random", "easy", "random", "--deals", "4", "--series", "5"], 3),
+    (["series", "easy", "random", "easy", "random", "easy", "random", "--rules", "teams",
+      "--deals", "3", "--series", "4"], 6),
+])
+def test_tables_play_and_their_records_replay(tmp_path, args, players):
+    out = tmp_path / "r.jsonl"
+    proc = run_cli(*args, "--records", str(out), "--json", "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["rules"]["players"] == players
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert records and all(r["rules"] == summary["rules"] for r in records)
+    for rec in records:
+        assert replay(rec) == rec["result"]
+        if players > 2:
+            places = rec["result"]["places"]
+            assert len(places) == players and all(1 <= p <= players for p in places)
+            if rec["result"]["durak"] is not None:
+                assert places[rec["result"]["durak"]] == max(places)
+
+
+def test_replay_shows_a_larger_table_bout_by_bout():
+    proc = run_cli("replay", "--seed", "7", "--deal", "3", "--seats", "easy,random,random")
+    assert proc.returncode == 0, proc.stderr
+    text = proc.stdout
+    assert "seat 0 (easy)" in text and "seat 2 (random)" in text
+    assert "attacks" in text and "Durak" in text
+    rec = json.loads(run_cli("replay", "--seed", "7", "--deal", "3", "--seats",
+                             "easy,random,random", "--json").stdout)
+    assert rec["rules"]["players"] == 3 and replay(rec) == rec["result"]
+
+
+def test_replay_of_a_series_deal_is_that_deal_of_the_series(tmp_path):
+    out = tmp_path / "s.jsonl"
+    proc = run_cli("series", "random", "easy", "random", "--deals", "3", "--series", "2",
+                   "--seed", "5", "--records", str(out), "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    last = records[-1]
+    assert last["series"] == {"series": 1, "deal": 2}
+    proc = run_cli("replay", "--seed", "5", "--series", "1", "--deal", "2", "--seats",
+                   "random,easy,random", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == last
+
+
+def test_bench_times_a_larger_table():
+    proc = run_cli("bench", "--pairing", "random,random,random,random", "--deals", "2000",
+                   "--threads", "1", "--repeat", "1", "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    line = json.loads(proc.stdout.splitlines()[-1])
+    assert line["deals_per_s"] > 0 and line["rules"]["players"] == 4
+
+
+def test_a_reports_reproduce_command_runs_as_printed(tmp_path):
+    """A two-player tournament of another ruleset: the command its report prints makes the
+    same tables again."""
+    first = tmp_path / "first"
+    proc = run_cli("tournament", "random", "easy", "--deals", "40", "--rules", "perevodnoy",
+                   "--out", str(first), "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    manifest = json.loads((first / "manifest.json").read_text())
+    assert manifest["config"]["rules"]["variant"] == "perevodnoy"
+    report = (first / "report.md").read_text()
+    command = next(line for line in report.splitlines()
+                   if line.strip().startswith("durak-sim tournament"))
+    argv = shlex.split(command.strip())
+    assert argv[-2:] == ["--out", "DIR"] and "--rules" in argv
+    again = tmp_path / "again"
+    proc = run_cli(*argv[1:-1], str(again), "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    for name in ("strategies.csv", "pairings.csv"):
+        assert (again / name).read_bytes() == (first / name).read_bytes(), name
