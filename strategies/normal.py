@@ -1,6 +1,8 @@
 """``normal`` (RULES.md R10.3): saves trumps and high cards while the stock lasts, throws in
 what the defender seems unable to beat, weighs taking against spending a trump, and plays
-differently as the stock runs out. It sees only its observation and the public history (R6).
+differently as the stock runs out. It plays every table (2-6 players, teams, the transfer game,
+multi-card leads, prostoy, the trump-six swap) and sees only its observation and the public
+history (R6).
 
 Card value
     ``rank`` (0..8) plus a trump penalty: ``TRUMP_EARLY`` (25) while more than ``LATE_STOCK``
@@ -50,302 +52,169 @@ Defending
     once, before more ranks reach the table.
 
 The weights were tuned against ``easy``, with seeded duplicate matches of 20,000 deal pairs
-per trial. ``normal`` assumes the default two-player game. It is deterministic and draws
-nothing from ``rng``. ``mem`` (4 words) is zeroed every game. A decision allocates nothing
-and makes no calls: every helper is inlined, and the history is read inside ``decide``.
+per trial. Everything above is the two-player default game (``O_RULES == 0``, two seats),
+played exactly as it always was; every other table takes the general path below.
+
+At every other table (R7, R8)
+    The same character: cheap cards first, trumps saved while the stock lasts, throw-ins of
+    what the defender seems unable to beat, takes weighed against spending a trump, exact
+    forecasts once the cards are known. What the variants add:
+
+    * Opponents, per seat. ``known``, ``unseen`` and ``lack`` are kept for every other seat
+      (``mem``: a lack mask and its starting stock per seat; it goes stale after
+      ``DRAWN_MAX * players / 2`` cards drawn by all seats). The history reader follows the
+      bout's unbeaten cards through several attackers, multi-card leads and transfers, so a
+      take teaches something only when exactly one card was unbeaten. A seat holds exactly
+      ``known | unseen`` once the stock is empty and it is the only seat holding cards it
+      cannot name.
+    * Value. Late (stock at most ``LATE_STOCK``) the trump penalty is ``TRUMP_LATE`` only
+      while two seats play; with three or more it stays ``TRUMP_LATE_N`` (25): among many
+      hidden hands a trump is still the defence that saves a take.
+    * Attacking. Only the current defender can be attacked; the opening and the throw-ins
+      read that seat's cards. Throw-ins come in the asking order of E2 like anyone's: early
+      any plain card to a defender who defends and, with three or more seats playing, any
+      plain card to a taker too (``THROWT_N``; two seats: junk only, as in the default game);
+      late everything (shedding is what places).
+    * Defending against several attackers: the new-rank cost and the empty-stock forecast
+      count the cards of every seat that may throw in (``O_ELIGIBLE``); the forecast, and
+      the take at once when no beater holds, only when those cards are known exactly. With
+      three or more seats playing it takes rather than trump early while the stock holds at
+      least ``TAKE_MINSTOCK_N`` (6) cards.
+    * Several unbeaten cards (E5): a plan beats the hardest target first, each with the
+      cheapest free card that beats it, and plays its first pair (``DEFEND_AT``). It takes
+      when some target cannot be beaten, when the forecast says the bout cannot be held, or
+      early when the plan spends a trump on a plain card with at most ``TAKE_TABLE_N`` cards
+      on the table.
+    * Transfer (R8.2). It transfers with its cheapest card of the rank when that card is worth
+      at most ``TRANSFER_MAXV`` (any plain card) or late, whatever the defence would have
+      been; a trump transfer early is kept for defence. With teams the transfer goes to an
+      opponent (the rules say so). When it opens a bout in the transfer game and a transfer
+      would come back onto itself (two seats playing) or land on its partner (teams), each
+      card of the rank the defender may hold costs ``TRISK_W`` (or ``TRISK_TEAM_W``)
+      quarter-ranks.
+    * Multi-card leads (R8.1). It opens as above and adds cards of the rank while they are
+      worth at most ``LEAD_EARLY`` (plain cards) or late; then ``done`` (E4).
+    * Prostoy (R8.3). It leads five cheap cards when it can (two pairs, or four of a rank,
+      and the cheapest fifth), else three (a pair and the cheapest third), else one card as
+      above, within the bout limit; cheap means plain early, anything late. The lead is kept
+      in ``mem`` while it is laid. Defending, it beats each target the plan can beat without
+      spending a trump on a plain card early, and takes the rest (only unbeaten cards are
+      picked up).
+    * Teams (R8.4). Partners never attack each other, and a transfer never lands on the
+      partner, by the rules. Beyond the transfer-risk opening above it plays as at any table:
+      piling on more (throwing in low trumps early) was measured and helped one table while
+      hurting another.
+    * The trump six (R8.5): it always swaps for the face-up trump.
+    * A deal of ``LONG_BOUTS`` (60) bouts or more may be a cycle of takes among deterministic
+      players: then it beats whenever it can, and opens with a random card (its only use of
+      ``rng``; below that length it is deterministic).
+
+``mem`` (``M_SIZE`` words) is zeroed every game. A decision allocates nothing and makes no
+calls: every helper is inlined (the general path ``_general`` by numba, at its IR level), and
+the history is read inside ``decide``.
 """
-import os
 
 import numba
-from numba import types
-from numba.extending import intrinsic
 
-from durak_sim.actions import DEFEND, STOP, TAKE
-from durak_sim.cards import FULL_DECK
-from durak_sim.kernel.bits import lowest, popcount
+from durak_sim.actions import DEFEND, TAKE
+from durak_sim.kernel.bits import popcount
 from durak_sim.kernel.config import JIT
 from durak_sim.observation import (O_ATTACKER, O_BOUT_LIMIT, O_DEFENDER, O_DISCARD, O_HAND,
                                    O_HAND_SIZES, O_KNOWN, O_N_ATTACKS, O_N_HIST, O_PHASE,
-                                   O_SEAT, O_STOCK, O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING,
-                                   O_TRUMP_CARD, O_TRUMP_SUIT, O_UNBEATEN, PHASE_DEFEND,
-                                   PHASE_OPEN)
+                                   O_PLAYERS, O_RULES, O_SEAT, O_STOCK, O_TABLE_ATTACKS,
+                                   O_TABLE_DEFENCES, O_TAKING, O_TRUMP_CARD, O_TRUMP_SUIT,
+                                   O_UNBEATEN, PHASE_DEFEND, PHASE_OPEN)
 from durak_sim.registry import register_strategy
 
-_FULL = FULL_DECK
-_NIB = 0x111111111  # the lowest card of every rank nibble = the cards of suit 0
-INLINE = dict(JIT, forceinline=True)
+from durak_sim.strategies._normal_core import *  # noqa: F401,F403 - weights, helpers
+from durak_sim.strategies._normal_tables import _general
 
-# ---- weights (ranks; scores are kept in quarter-ranks) ----
-TRUMP_EARLY = 25     # trump penalty while the stock is large
-TRUMP_LATE = 8       # ... once it is nearly or fully drawn
-LATE_STOCK = 2       # "late" means at most this many cards in the stock
-NOBEAT_W = 4         # bonus for an attack card the defender seems unable to beat
-SIM_W = 20           # bonus for a forecast that wins the bout (exact play)
-NEWRANK_W = 20       # quarter-ranks per opponent card of a defence's new rank
-THROW_EARLY = 8      # throw in (defender defending) cards of value <= this, stock large
-THROWT_EARLY = 5     # throw in to a taker cards of value <= this, stock large
-TAKE_GAP = 10        # take rather than beat when beater - attack value >= this ...
-TAKE_MINSTOCK = 8    # ... the stock holds at least this many cards ...
-TAKE_TABLE = 5       # ... and at most this many cards are on the table
-DRAWN_MAX = 2        # cards drawn from the stock after which the lack mask is stale
-
-# ---- mem layout: every word is zeroed at the start of a game (reset = M_SIZE) ----
-M_POS = 1         # history entries read
-M_LACK = 2        # cards the opponent seems not to hold
-M_LACK_STOCK = 3  # stock size when the lack mask was started
-M_SIZE = 4
-
-if os.environ.get("NUMBA_DISABLE_JIT", "0") == "1":  # pragma: no cover - pure-Python twin
-
-    def _hold(a):
-        pass
-
-else:
-
-    @intrinsic
-    def _hold(typingctx, a):
-        """No code: keeps the array ``a`` alive up to here. ``decide`` calls it on every
-        argument at its one exit, so numba's reference counting of the arrays (calls doing
-        atomic operations) pairs up across the call and is pruned, not paid per decision."""
-        sig = types.void(a)
-
-        def codegen(context, builder, signature, args):
-            return context.get_dummy_value()
-
-        return sig, codegen
-
-
-@numba.njit(**INLINE)
-def _beaters(c, ts):
-    """Mask of every card that beats ``c`` (R1.3)."""
-    m = (_NIB << (c & 3)) & ~((2 << c) - 1)
-    if c & 3 != ts:
-        m |= (_NIB << ts)
-    return m
-
-
-@numba.njit(**INLINE)
-def _rank_fill(m):
-    """Every card of every rank present in ``m``."""
-    return ((m | m >> 1 | m >> 2 | m >> 3) & _NIB) * 15
-
-
-@numba.njit(**INLINE)
-def _value(c, ts, tpen):
-    v = c >> 2
-    if c & 3 == ts:
-        v += tpen
-    return v
-
-
-@numba.njit(**INLINE)
-def _cheapest(cards, ts):
-    """Lowest non-trump of ``cards``, else the lowest trump; -1 if empty."""
-    if cards == 0:
-        return -1
-    plain = cards & ~(_NIB << ts)
-    return lowest(plain) if plain != 0 else lowest(cards)
-
-
-@numba.njit(**INLINE)
-def _defence_holds(mine, theirs, ranks, n_att, limit, ts):
-    """Exact forecast of the rest of a bout after a defence: the attacker throws in its
-    cheapest card of a table rank while it may, the defender beats each with its cheapest
-    beater. True when the defender beats everything."""
-    while n_att < limit:
-        x = _cheapest(theirs & ranks, ts)
-        if x < 0:
-            return True
-        theirs &= ~(1 << x)
-        n_att += 1
-        b = _cheapest(mine & _beaters(x, ts), ts)
-        if b < 0:
-            return False
-        mine &= ~(1 << b)
-        ranks |= 0xF << (b & ~3)
-    return True
-
-
-@numba.njit(**INLINE)
-def _attack_wins(c, mine, theirs, limit, ts):
-    """Exact forecast of a bout opened with ``c``: the defender beats with its cheapest
-    beater, the attacker throws in its cheapest matching card while it may. True when the
-    defender ends up taking."""
-    mine &= ~(1 << c)
-    ranks = 0xF << (c & ~3)
-    n_att = 1
-    while True:
-        b = _cheapest(theirs & _beaters(c, ts), ts)
-        if b < 0:
-            return True
-        theirs &= ~(1 << b)
-        ranks |= 0xF << (b & ~3)
-        if n_att >= limit or theirs == 0:
-            return False
-        c = _cheapest(mine & ranks, ts)
-        if c < 0:
-            return False
-        mine &= ~(1 << c)
-        n_att += 1
-
-
-@numba.njit(**INLINE)
-def _defend(defences, hand, table, opp_cards, unbeaten, n_attacks, limit, stock, ts, tpen):
-    """Defence code, or TAKE."""
-    tr = _rank_fill(table)
-    forecast = stock == 0
-    holds_any = False
-    best = -1
-    best_s = 1 << 30
-    m = defences
-    while m != 0:
-        b = lowest(m)
-        m &= m - 1
-        s = 4 * _value(b, ts, tpen)
-        if (tr >> b) & 1 == 0:  # a new rank the attacker may throw in
-            s += NEWRANK_W * popcount(opp_cards & (0xF << (b & ~3)))
-        if forecast and _defence_holds(hand & ~(1 << b), opp_cards, _rank_fill(table | (1 << b)),
-                                       n_attacks, limit, ts):
-            holds_any = True
-            s -= 4 * SIM_W
-        if s < best_s:
-            best_s = s
-            best = b
-    if forecast:
-        if not holds_any:
-            return TAKE  # it cannot hold: pick up before more ranks reach the table
-    elif stock >= TAKE_MINSTOCK:
-        if (_value(best, ts, tpen) - _value(unbeaten, ts, tpen) >= TAKE_GAP
-                and popcount(table) <= TAKE_TABLE):
-            return TAKE  # cheaper than spending a trump this early
-    return DEFEND + best
-
-
-@numba.njit(**INLINE)
-def _throw_in(attacks, opp_cards, taking, late, ts, tpen):
-    """Throw-in card, or STOP."""
-    if late:
-        thr = 1 << 20  # shed anything
-    elif taking:
-        thr = THROWT_EARLY
-    else:
-        thr = THROW_EARLY
-    best = STOP
-    best_s = 1 << 30
-    m = attacks
-    while m != 0:
-        c = lowest(m)
-        m &= m - 1
-        v = _value(c, ts, tpen)
-        if v <= thr:
-            s = 4 * v
-            if not taking and (_beaters(c, ts) & opp_cards) == 0:
-                s -= 4 * NOBEAT_W
-            if s < best_s:
-                best_s = s
-                best = c
-    return best
-
-
-@numba.njit(**INLINE)
-def _open(hand, opp_cards, opp_n, exact, ts, tpen):
-    """Opening card (``hand`` is not empty)."""
-    limit = opp_n if opp_n < 6 else 6
-    best = -1
-    best_s = 1 << 30
-    m = hand
-    while m != 0:
-        c = lowest(m)
-        m &= m - 1
-        s = 4 * _value(c, ts, tpen)
-        if (_beaters(c, ts) & opp_cards) == 0:
-            s -= 4 * NOBEAT_W
-        if exact and _attack_wins(c, hand, opp_cards, limit, ts):
-            s -= 4 * SIM_W
-        if s < best_s:
-            best_s = s
-            best = c
-    return best
+#: bump when normal's play changes (numba's cache does not see edits in imported modules:
+#: strategies/hard.py inlines ``decide``)
+NORMAL_VERSION = 2
 
 
 @numba.njit(**JIT)  # compiled for the kernel on first use (durak_sim.registry)
 def decide(obs, legal, hist, rng, mem):
     # everything that touches an array stays in here: an inlined helper taking arrays would
     # bring back numba's reference counting calls
-    me = obs[O_SEAT]
-    ts = obs[O_TRUMP_SUIT]
-    stock = obs[O_STOCK]
-    nh = obs[O_N_HIST]
-    i = mem[M_POS]
-    if stock == 0:
-        mem[M_POS] = nh  # the opponent's hand is known exactly: nothing to infer
-    elif i < nh:  # read the new history entries: what the opponent seems not to hold
-        add = 0
-        while i < nh:
-            e = hist[i]
-            code = e & 0xFF
-            if DEFEND <= code <= TAKE and (e >> 8) & 0xF != me:
-                if code == TAKE:  # nothing beat the card played just before
-                    add |= _beaters(hist[i - 1] & 0xFF, ts)
-                elif e >> 12 > 0:  # a defence, with its target
-                    b = code - DEFEND
-                    t = (e >> 12) - 1
-                    if b & 3 == t & 3:  # beaten in suit: nothing of the suit in between
-                        add |= (_NIB << (t & 3)) & ((1 << b) - 1) & ~((2 << t) - 1)
-                    else:  # trumped: nothing higher of the suit
-                        add |= (_NIB << (t & 3)) & ~((2 << t) - 1)
-            i += 1
-        mem[M_POS] = nh
-        if add != 0:
-            if mem[M_LACK] == 0 or mem[M_LACK_STOCK] - stock > DRAWN_MAX:
-                mem[M_LACK] = 0  # stale: start afresh
-                mem[M_LACK_STOCK] = stock
-            mem[M_LACK] |= add
+    if obs[O_RULES] != 0 or obs[O_PLAYERS] != 2:
+        act = _general(obs, legal, hist, rng, mem)
+    else:  # the two-player default game
+        me = obs[O_SEAT]
+        ts = obs[O_TRUMP_SUIT]
+        stock = obs[O_STOCK]
+        nh = obs[O_N_HIST]
+        i = mem[M_POS]
+        if stock == 0:
+            mem[M_POS] = nh  # the opponent's hand is known exactly: nothing to infer
+        elif i < nh:  # read the new history entries: what the opponent seems not to hold
+            add = 0
+            while i < nh:
+                e = hist[i]
+                code = e & 0xFF
+                if DEFEND <= code <= TAKE and (e >> 8) & 0xF != me:
+                    if code == TAKE:  # nothing beat the card played just before
+                        add |= _beaters(hist[i - 1] & 0xFF, ts)
+                    elif e >> 12 > 0:  # a defence, with its target
+                        b = code - DEFEND
+                        t = (e >> 12) - 1
+                        if b & 3 == t & 3:  # beaten in suit: nothing of the suit in between
+                            add |= (_NIB << (t & 3)) & ((1 << b) - 1) & ~((2 << t) - 1)
+                        else:  # trumped: nothing higher of the suit
+                            add |= (_NIB << (t & 3)) & ~((2 << t) - 1)
+                i += 1
+            mem[M_POS] = nh
+            if add != 0:
+                if mem[M_LACK] == 0 or mem[M_LACK_STOCK] - stock > DRAWN_MAX:
+                    mem[M_LACK] = 0  # stale: start afresh
+                    mem[M_LACK_STOCK] = stock
+                mem[M_LACK] |= add
 
-    attacks = 0
-    defences = 0
-    n = legal[0]
-    for k in range(1, n + 1):
-        a = legal[k]
-        if a < DEFEND:
-            attacks |= 1 << a
-        elif a < TAKE:
-            defences |= 1 << (a - DEFEND)
+        attacks = 0
+        defences = 0
+        n = legal[0]
+        for k in range(1, n + 1):
+            a = legal[k]
+            if a < DEFEND:
+                attacks |= 1 << a
+            elif a < TAKE:
+                defences |= 1 << (a - DEFEND)
 
-    opp = obs[O_DEFENDER] if me == obs[O_ATTACKER] else obs[O_ATTACKER]
-    hand = obs[O_HAND]
-    table = obs[O_TABLE_ATTACKS] | obs[O_TABLE_DEFENCES]
-    known = obs[O_KNOWN + opp]
-    opp_n = obs[O_HAND_SIZES + opp]
-    unseen = _FULL & ~hand & ~obs[O_DISCARD] & ~table & ~known
-    if stock > 0 and obs[O_TRUMP_CARD] >= 0:
-        unseen &= ~(1 << obs[O_TRUMP_CARD])  # the face-up trump is the last card of the stock
-    hidden = opp_n - popcount(known)  # opponent cards it cannot name
-    exact = stock == 0 or hidden <= 0
-    if stock == 0:
-        opp_cards = known | unseen  # exactly the opponent's hand
-    elif hidden <= 0:
-        opp_cards = known
-    elif mem[M_LACK_STOCK] - stock <= DRAWN_MAX:
-        opp_cards = known | (unseen & ~mem[M_LACK])
-    else:
-        opp_cards = known | unseen
-    late = stock <= LATE_STOCK
-    tpen = TRUMP_LATE if late else TRUMP_EARLY
-
-    phase = obs[O_PHASE]
-    if phase == PHASE_DEFEND:
-        if defences == 0:
-            act = legal[n]  # take
+        opp = obs[O_DEFENDER] if me == obs[O_ATTACKER] else obs[O_ATTACKER]
+        hand = obs[O_HAND]
+        table = obs[O_TABLE_ATTACKS] | obs[O_TABLE_DEFENCES]
+        known = obs[O_KNOWN + opp]
+        opp_n = obs[O_HAND_SIZES + opp]
+        unseen = _FULL & ~hand & ~obs[O_DISCARD] & ~table & ~known
+        if stock > 0 and obs[O_TRUMP_CARD] >= 0:
+            unseen &= ~(1 << obs[O_TRUMP_CARD])  # the face-up trump is the last card of the stock
+        hidden = opp_n - popcount(known)  # opponent cards it cannot name
+        exact = stock == 0 or hidden <= 0
+        if stock == 0:
+            opp_cards = known | unseen  # exactly the opponent's hand
+        elif hidden <= 0:
+            opp_cards = known
+        elif mem[M_LACK_STOCK] - stock <= DRAWN_MAX:
+            opp_cards = known | (unseen & ~mem[M_LACK])
         else:
-            act = _defend(defences, hand, table, opp_cards, obs[O_UNBEATEN], obs[O_N_ATTACKS],
-                          obs[O_BOUT_LIMIT], stock, ts, tpen)
-    elif attacks == 0:
-        act = legal[n]  # stop
-    elif phase == PHASE_OPEN:
-        act = _open(attacks, opp_cards, opp_n, exact, ts, tpen)
-    else:
-        act = _throw_in(attacks, opp_cards, obs[O_TAKING] != 0, late, ts, tpen)
+            opp_cards = known | unseen
+        late = stock <= LATE_STOCK
+        tpen = TRUMP_LATE if late else TRUMP_EARLY
+
+        phase = obs[O_PHASE]
+        if phase == PHASE_DEFEND:
+            if defences == 0:
+                act = legal[n]  # take
+            else:
+                act = _defend(defences, hand, table, opp_cards, obs[O_UNBEATEN], obs[O_N_ATTACKS],
+                              obs[O_BOUT_LIMIT], stock, ts, tpen)
+        elif attacks == 0:
+            act = legal[n]  # stop
+        elif phase == PHASE_OPEN:
+            act = _open(attacks, opp_cards, opp_n, exact, ts, tpen)
+        else:
+            act = _throw_in(attacks, opp_cards, obs[O_TAKING] != 0, late, ts, tpen)
     _hold(obs)
     _hold(legal)
     _hold(hist)
@@ -354,7 +223,7 @@ def decide(obs, legal, hist, rng, mem):
     return act
 
 
-register_strategy("normal", decide, version=1, memory=M_SIZE, reset=M_SIZE,
+register_strategy("normal", decide, version=NORMAL_VERSION, memory=M_SIZE, reset=M_SIZE,
                   description="saves trumps, throws in what the defender cannot beat, "
                               "weighs taking, plays the empty-stock ending exactly (R10.3)",
-                  compile_seconds=5)
+                  compile_seconds=5, plays="all")

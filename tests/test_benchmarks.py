@@ -135,3 +135,15 @@ def test_solver_profile_runs_under_perf(tmp_path):
     line = json.loads(out.splitlines()[-1])
     assert line["bench"] == "solver-profile" and line["calls"] > 0
     assert (tmp_path / "p" / "functions.txt").exists()
+
+
+def test_normal_tables_benchmark_prints_a_line_per_table():
+    out = subprocess.run([sys.executable, str(BENCH / "bench_normal_tables.py"), "--deals", "40",
+                          "--only", "perevodnoy-3,teams-4"],
+                         capture_output=True, text=True, check=True).stdout
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert [x["tag"] for x in lines] == ["perevodnoy-3p-6", "teams-4p-6"]
+    for x in lines:
+        assert x["deals"] == 40 and 0 <= x["capped"] <= 40
+        assert 1 <= x["normal"]["place"] <= x["rules"]["players"]
+        assert 0 <= x["other"]["durak"] <= 1 and x["normal"]["place_ci95"] >= 0
