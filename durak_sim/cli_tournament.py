@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from .cli import load_plugins, plugin_option, threads_option
+from .cli_rules import make_rules, rules_options
 from .cluster import WORKER_WAIT, quiet_distributed_logging
 from .errors import EXIT_USAGE, ExitNow, UserError
 from .limits import MAX_CHUNK_DEALS, MAX_DEALS, MAX_INDEX
@@ -29,8 +30,8 @@ def _command_line() -> str:
 @click.option("--gauntlet", metavar="NAME", default=None,
               help="Play NAME against each of the other strategies instead of a round robin.")
 @click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=None,
-              help=f"Deal indices 0..N-1 per pairing, each played twice with the seats "
-                   f"swapped.  [default: {DEFAULT_DEALS}]")
+              help=f"Deal indices 0..N-1 per pairing (line-up), each played in every seating "
+                   f"(two players: twice, the seats swapped).  [default: {DEFAULT_DEALS}]")
 @click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=None,
               help="Master seed.  [default: 1]")
 @threads_option
@@ -57,13 +58,21 @@ def _command_line() -> str:
                    f"start, or when every worker is gone: one restarting is normal, dask "
                    f"plays its tasks again) or no answer from the scheduler before it stops, "
                    f"resumable.  [default: {WORKER_WAIT:g}]")
+@rules_options
 @plugin_option
 def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, chunk_deals,
-                       progress, scheduler, worker_wait, plugins):
+                       progress, scheduler, worker_wait, rules_spec, plugins):
     """Play every pairing of STRATEGY ... (default: every built-in level) over the same
     seeded deals, store every game, and write a report.
 
-    Each pairing plays deal indices 0..N-1, each twice with the seats swapped. Finished
+    Each pairing plays deal indices 0..N-1, each twice with the seats swapped. With
+    --players 3 to 6 (or --rules teams) the field plays at tables of that size: a field of
+    exactly that many strategies is one line-up (name one more than once to seat it more
+    than once: hard easy easy easy), a larger one every combination of that many (with
+    --gauntlet: those that hold NAME); each deal is played in every seating of a line-up
+    (every distinct order up to four players; rotations and mirrored rotations at five and
+    six; partnerships kept with teams), and the report rates the strategies from their
+    places (Plackett-Luce). Finished
     chunks are stored as they come (Parquet + manifest.json), so an interrupted run
     continues with --resume DIR without losing or redoing them; the tables are then the
     same bytes as an uninterrupted run's. Ctrl-C stops after saving (exit code 130); so
@@ -72,6 +81,8 @@ def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, 
     from .tournament import TournamentInterrupted, run_tournament
 
     load_plugins(plugins)
+    given = any(v is not None for v in rules_spec.values())
+    rules = make_rules(rules_spec) if given else None
     if resume is not None:
         folder = Path(resume) if resume else out
         if folder is None:
@@ -87,7 +98,7 @@ def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, 
             result = run_tournament(list(strategies) or None, deals, seed, out, threads,
                                     gauntlet=gauntlet, resume=resume is not None,
                                     progress=progress, chunk_deals=chunk_deals,
-                                    plugins=plugins, command=_command_line(),
+                                    plugins=plugins, command=_command_line(), rules=rules,
                                     scheduler=scheduler, worker_wait=worker_wait)
     except TournamentInterrupted as exc:
         if exc.reason is not None:   # the cluster failed: one line, as every error

@@ -167,9 +167,10 @@ def _mismatch(expected: dict, got: dict) -> str | None:
     return None
 
 
-def play_chunk(config_dict: dict, pairing: tuple[str, str], lo: int, hi: int,
+def play_chunk(config_dict: dict, pairing: tuple[str, ...], lo: int, hi: int,
                expected: dict, threads: int | None, host_slots: dict | None = None):
-    """On a worker: play deals ``lo .. hi - 1`` of one pairing (one task). Returns
+    """On a worker: play deals ``lo .. hi - 1`` of one line-up (``pairing``: its strategies;
+    one task). Returns
     ``(games, kernel s, compile s)`` as the local play does, or ``{"error": ...}`` when this
     worker would not play the client's games."""
     from .play import resolve_strategies
@@ -281,20 +282,20 @@ class Cluster:
             host = get_address_host(worker)
             self.host_slots[host] = self.host_slots.get(host, 0) + slots
 
-    def play(self, todo: Sequence[tuple[str, str, int, int]]) -> Iterator[tuple]:
-        """Submit every chunk of ``todo``; yield ``(a, b, lo, hi, games, kernel s,
-        compile s)`` as each comes back, in the order they finish. Closing the iterator
-        early cancels the chunks not yet finished. A cluster that fails raises
+    def play(self, todo: Sequence[tuple[tuple, int, int]]) -> Iterator[tuple]:
+        """Submit every chunk of ``todo`` (``(lineup, lo, hi)``); yield ``(lineup, lo, hi,
+        games, kernel s, compile s)`` as each comes back, in the order they finish.
+        Closing the iterator early cancels the chunks not yet finished. A cluster that fails raises
         :class:`durak_sim.runner.Stopped` saying what happened."""
         config = self.config.to_dict()
         futures = {}
         finished: queue.SimpleQueue = queue.SimpleQueue()
-        for a, b, lo, hi in todo:
-            f = self.client.submit(play_chunk, config, (a, b), lo, hi, self.expected,
+        for lineup, lo, hi in todo:
+            f = self.client.submit(play_chunk, config, tuple(lineup), lo, hi, self.expected,
                                    self.threads, self.host_slots, pure=False, retries=1,
-                                   key=f"durak-sim-chunk-{a}-{b}-{lo}-{hi}-"
+                                   key=f"durak-sim-chunk-{'-'.join(lineup)}-{lo}-{hi}-"
                                        f"{id(self):x}")
-            futures[f] = (a, b, lo, hi)
+            futures[f] = (tuple(lineup), lo, hi)
             f.add_done_callback(finished.put)
         self._seen, self._silent = time.monotonic(), False   # the cluster last seen working
         lost = set()   # finished, but their results died with their worker: played again
@@ -336,8 +337,8 @@ class Cluster:
         ``Stopped``."""
         from concurrent.futures import CancelledError
 
-        a, b, lo, hi = chunk
-        what = f"{a} vs {b} deals {lo}..{hi - 1}"
+        lineup, lo, hi = chunk
+        what = f"{' vs '.join(lineup)} deals {lo}..{hi - 1}"
         if f.status == "lost":
             return None
         try:

@@ -9,6 +9,7 @@ pass, to :class:`GameCounts`, what every table of :mod:`durak_sim.stats` and eve
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -406,3 +407,45 @@ def pentanomial_counts(cols: dict, rots: np.ndarray) -> np.ndarray:
     if len(x) % 2:
         raise ValueError("games must come in deal pairs")
     return np.bincount(x[0::2] + x[1::2], minlength=5).astype(np.int64)
+
+
+def length_row(h_bouts: np.ndarray, h_cards: np.ndarray) -> dict:
+    """One row of :func:`durak_sim.stats.game_length` from the histograms of bouts and of cards left."""
+    b, d = _histogram_summary(h_bouts), _histogram_summary(h_cards)
+    return {"games": b["n"], "bouts_mean": b["mean"], "bouts_sd": b["sd"],
+            "bouts_min": b["min"], "bouts_p25": b["q"](0.25), "bouts_median": b["q"](0.5),
+            "bouts_p75": b["q"](0.75), "bouts_max": b["max"], "decisive": d["n"],
+            "cards_left_mean": d["mean"], "cards_left_sd": d["sd"],
+            "cards_left_median": d["q"](0.5), "cards_left_max": d["max"]}
+
+
+def _histogram_summary(h: np.ndarray) -> dict:
+    """Count, mean, sd (``ddof=1``), min, max and linear-interpolation quantiles ``q(p)``
+    (numpy's and pandas' default) of the values ``0, 1, ...`` counted by ``h``; NaN where
+    undefined. Sums are exact integers, so each result is rounded once."""
+    h = np.asarray(h, dtype=np.int64)
+    n = int(h.sum())
+    nan = float("nan")
+    if n == 0:
+        return {"n": 0, "mean": nan, "sd": nan, "min": nan, "max": nan, "q": lambda p: nan}
+    v = np.arange(len(h), dtype=np.int64)
+    s1 = int(h @ v)
+    s2 = int(h @ (v * v))
+    nz = np.flatnonzero(h)
+    cum = np.cumsum(h)
+
+    def value(rank: int) -> int:                  # the rank-th smallest value, 0-based
+        return int(np.searchsorted(cum, rank, side="right"))
+
+    def q(p: float) -> float:
+        pos = (n - 1) * p
+        lo = int(np.floor(pos))
+        a = value(lo)
+        if lo + 1 >= n:
+            return float(a)
+        return a + (value(lo + 1) - a) * (pos - lo)
+
+    # exact: var = (n s2 - s1^2) / (n (n - 1)), one correctly rounded division
+    sd = math.sqrt((n * s2 - s1 * s1) / (n * (n - 1))) if n > 1 else nan
+    return {"n": n, "mean": s1 / n, "sd": sd, "min": float(nz[0]), "max": float(nz[-1]),
+            "q": q}

@@ -296,10 +296,10 @@ def crosstable_figure(cross: pd.DataFrame, pairings: pd.DataFrame):
     return fig
 
 
-def ratings_figure(ratings: pd.DataFrame):
-    """Bradley-Terry ratings (left) and their bootstrap 95% intervals around each rating
-    (right, on a scale of their own: next to ratings hundreds of Elo apart an interval a
-    few Elo wide would be a dot)."""
+def ratings_figure(ratings: pd.DataFrame, title: str = "Bradley-Terry ratings"):
+    """Ratings (left: Bradley-Terry, or ``title``) and their bootstrap 95% intervals around
+    each rating (right, on a scale of their own: next to ratings hundreds of Elo apart an
+    interval a few Elo wide would be a dot)."""
     r = ratings.iloc[::-1]
     fig = _figure("ratings", 7.5, 1.2 + 0.45 * len(r))
     left, right = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [3, 2]})
@@ -317,7 +317,7 @@ def ratings_figure(ratings: pd.DataFrame):
     left.set_yticks(y, list(r["strategy"]))
     left.set_ylim(-0.6, len(r) - 0.4)
     left.set_xlabel("rating (Elo scale, field mean 0)")
-    left.set_title("Bradley-Terry ratings")
+    left.set_title(title)
     right.errorbar(np.zeros(len(r)), y, xerr=err, fmt="o", capsize=4, color="tab:blue",
                    elinewidth=2)
     for yi, row in zip(y, r.itertuples()):

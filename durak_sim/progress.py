@@ -29,10 +29,12 @@ import numpy as np
 
 @dataclass
 class Row:
-    """One pairing (or one job) of a run. ``done``/``total`` in the board's unit;
+    """One pairing, line-up or job of a run. ``done``/``total`` in the board's unit;
     ``played``/``seconds``: what this session played of it and the play time it took;
     ``wdl``: the first-named side's wins, draws, losses in games; ``pent``: its
-    pentanomial deal-pair counts p0..p4 (for the Elo interval)."""
+    pentanomial deal-pair counts p0..p4 (for the Elo interval); ``games_per_unit``: games
+    a unit of this row (default the board's); ``live``: a running score of its own (an
+    object whose ``text()`` is the score line, e.g. a line-up's mean places)."""
 
     label: str
     total: int
@@ -44,6 +46,8 @@ class Row:
     games: int = 0
     wdl: np.ndarray = field(default_factory=lambda: np.zeros(3, np.int64))
     pent: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int64))
+    games_per_unit: int | None = None
+    live: object = None
 
     @property
     def finished(self) -> bool:
@@ -71,8 +75,9 @@ class Board:
         self.shown = False
 
     def add(self, key, label: str, total: int, done: int = 0, a: str | None = None,
-            b: str | None = None) -> None:
-        self.rows[key] = Row(label, int(total), int(done), a, b)
+            b: str | None = None, games_per_unit: int | None = None) -> None:
+        self.rows[key] = Row(label, int(total), int(done), a, b,
+                             games_per_unit=games_per_unit)
 
     def advance(self, key, n: int, seconds: float, wdl: Sequence[int] | None = None,
                 pent: Sequence[int] | None = None) -> None:
@@ -81,11 +86,16 @@ class Board:
         r.done += n
         r.played += n
         r.seconds += seconds
-        r.games += n * self.games_per_unit
+        r.games += n * self.per(key)
         if wdl is not None:
             r.wdl += np.asarray(wdl, np.int64)
         if pent is not None:
             r.pent += np.asarray(pent, np.int64)
+
+    def per(self, key) -> int:
+        """Games a unit of row ``key``."""
+        r = self.rows[key]
+        return r.games_per_unit if r.games_per_unit is not None else self.games_per_unit
 
     # -- what the display shows ----------------------------------------------------------
     @property
@@ -114,8 +124,11 @@ class Board:
         return left
 
     def score_line(self, key) -> str:
-        """The leading side's W-D-L and score of a row with results ("" without any)."""
+        """The leading side's W-D-L and score of a row with results ("" without any); a
+        row's own ``live`` score's text."""
         r = self.rows[key]
+        if r.live is not None:
+            return r.live.text()
         w, d, l = (int(x) for x in r.wdl)
         n = w + d + l
         if not n or r.a is None:
@@ -148,7 +161,7 @@ class Board:
             t.add_column(justify=justify, no_wrap=True)
         for key, r in self.rows.items():
             rate = r.rate
-            speed = f"{rate * self.games_per_unit:,.0f} games/s" if rate else ""
+            speed = f"{rate * self.per(key):,.0f} games/s" if rate else ""
             mark = "done" if r.finished else ""
             t.add_row(r.label, f"{r.done:,}/{r.total:,} {mark}", speed,
                       self.score_line(key), self.elo_text(key))

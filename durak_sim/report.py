@@ -35,10 +35,7 @@ A is the higher rated, so that pairings, crosstable and plots read from the stro
 """
 from __future__ import annotations
 
-import base64
-import html
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +43,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .document import PLOTS_DIR, Doc as _Doc  # noqa: F401 - (report._Doc)
 from .errors import UserError
 from .formatting import ci, elo_ci, finite, is_sweep, num, pct, pct_ci
 from .rules import RULES_VERSION
@@ -60,7 +58,6 @@ TABLE_FILES = {"ratings": "ratings.csv", "crosstable": "crosstable.csv",
                "game_length": "game_length.csv"}
 BOOTSTRAP = 1000   # Bradley-Terry bootstrap resamples
 FLOAT_FORMAT = "%.10g"
-PLOTS_DIR = "plots"
 
 
 @dataclass
@@ -89,11 +86,14 @@ class Report:
 # Tables
 # --------------------------------------------------------------------------------------
 def _stored_chunks(out: Path, manifest: Manifest, config: TournamentConfig) -> list:
-    """The manifest's chunks of the config's pairings in the canonical order (pairings as
-    in the config, then deal): the order never depends on how or when they were played."""
-    rank = {p: i for i, p in enumerate(config.pairings())}
-    chunks = [c for c in manifest.chunks if tuple(c["pairing"]) in rank]
-    chunks.sort(key=lambda c: (rank[tuple(c["pairing"])], c["deal_lo"]))
+    """The manifest's chunks of the config's line-ups (pairings) in the canonical order
+    (line-ups as in the config, then deal): the order never depends on how or when they
+    were played."""
+    from .storage import entry_key
+
+    rank = {p: i for i, p in enumerate(config.lineups())}
+    chunks = [c for c in manifest.chunks if entry_key(c) in rank]
+    chunks.sort(key=lambda c: (rank[entry_key(c)], c["deal_lo"]))
     if not chunks:
         raise UserError(f"no finished chunk in {out} yet: nothing to report")
     return chunks
@@ -191,18 +191,10 @@ def compute_tables(games, config: TournamentConfig,
     present = _present(games, config.strategies)
     counts = stats.as_counts(games, present)
     version = dict(zip(config.strategies, config.versions))
-    try:
-        ratings = stats.bradley_terry(counts, n_boot=n_boot, seed=config.seed)
-        rating = dict(zip(ratings["strategy"], ratings["rating"]))
-        order = sorted(present, key=lambda n: (-rating[n], present.index(n)))
-        ratings = ratings.set_index("strategy").loc[order].reset_index()
-    except ValueError as exc:
-        notes.append(f"Bradley-Terry ratings: {exc}")
-        order = present
-        ratings = pd.DataFrame({"strategy": pd.Series(order, dtype=object),
-                                "rating": np.nan, "lo": np.nan, "hi": np.nan,
-                                "games": stats.strategy_table(counts).set_index("strategy")
-                                .loc[order, "games"].to_numpy()})
+    ratings, order = rank_by_rating(
+        present, lambda: stats.bradley_terry(counts, n_boot=n_boot, seed=config.seed),
+        "Bradley-Terry", notes, lambda order: stats.strategy_table(counts)
+        .set_index("strategy").loc[order, "games"].to_numpy())
     ratings.insert(1, "version", [version[n] for n in ratings["strategy"]])
     counts = counts.reordered(order)
     strategies = stats.strategy_table(counts).set_index("strategy").loc[order].reset_index()
@@ -218,6 +210,24 @@ def compute_tables(games, config: TournamentConfig,
         "game_length": stats.game_length(counts, order=order),
     }
     return tables, notes
+
+
+def rank_by_rating(present: list, fit, label: str, notes: list, games) -> tuple:
+    """``(ratings, order)``: the ratings ``fit()`` gives (a frame of ``strategy, rating, lo,
+    hi, games``) and the strategies of ``present`` in their order, highest first (ties in
+    the order of ``present``). A fit that fails (``ValueError``) gives undefined ratings,
+    ``present``'s order and a note; ``games(order)``: the games column then."""
+    try:
+        ratings = fit()
+    except ValueError as exc:
+        notes.append(f"{label} ratings: {exc}")
+        return pd.DataFrame({"strategy": pd.Series(present, dtype=object), "rating": np.nan,
+                             "lo": np.nan, "hi": np.nan, "games": games(present)}), present
+    # (ratings equal but for rounding, as of two strategies that play alike: in the order of
+    # ``present``)
+    rating = {n: round(float(r), 9) for n, r in zip(ratings["strategy"], ratings["rating"])}
+    order = sorted(present, key=lambda n: (-rating[n], present.index(n)))
+    return ratings.set_index("strategy").loc[order].reset_index(), order
 
 
 def table_order(tables: dict) -> list:
@@ -237,98 +247,6 @@ def _pairing_label(a, b) -> str:
     return "all games" if a == "*" else f"{a} vs {b}"
 
 
-class _Doc:
-    """A report as blocks, rendered to Markdown and to HTML from the same content."""
-
-    def __init__(self):
-        self.blocks = []
-
-    def h(self, level: int, text: str):
-        self.blocks.append(("h", level, text))
-
-    def p(self, text: str):
-        self.blocks.append(("p", text))
-
-    def code(self, text: str):
-        self.blocks.append(("code", text))
-
-    def table(self, headers, rows, left=1, wrap=False):
-        """A table; ``left``: columns aligned left (labels), the rest right (numbers);
-        ``wrap``: cells may wrap (prose), else a cell stays on one line in HTML (an
-        interval is never split) and a wide table scrolls sideways. Every header must
-        name its column: Markdown has no table without a header row."""
-        headers = [str(h) for h in headers]
-        if not all(headers):
-            raise ValueError(f"a table column without a header: {headers}")
-        self.blocks.append(("table", headers, [[str(c) for c in r] for r in rows], left,
-                            wrap))
-
-    def img(self, name: str, caption: str):
-        self.blocks.append(("img", name, caption))
-
-    def markdown(self) -> str:
-        out = []
-        for b in self.blocks:
-            if b[0] == "h":
-                out.append("#" * b[1] + " " + b[2])
-            elif b[0] == "p":
-                out.append(b[1])
-            elif b[0] == "code":
-                out.append("```sh\n" + b[1] + "\n```")
-            elif b[0] == "table":
-                _, headers, rows, left, _ = b
-                esc = [[c.replace("|", "\\|") for c in r] for r in [headers] + rows]
-                out.append("\n".join(
-                    ["| " + " | ".join(esc[0]) + " |",
-                     "|" + "|".join(":---" if i < left else "---:" for i in range(len(headers)))
-                     + "|"] + ["| " + " | ".join(r) + " |" for r in esc[1:]]))
-            elif b[0] == "img":
-                out.append(f"![{b[2]}]({PLOTS_DIR}/{b[1]}.png)")
-        return "\n\n".join(out) + "\n"
-
-    def html(self, title: str, images: dict) -> str:
-        def inline(text: str) -> str:
-            text = re.sub(r"`([^`]*)`", r"<code>\1</code>", html.escape(text, quote=False))
-            return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
-
-        body = []
-        for b in self.blocks:
-            if b[0] == "h":
-                body.append(f"<h{b[1]}>{inline(b[2])}</h{b[1]}>")
-            elif b[0] == "p":
-                body.append(f"<p>{inline(b[1])}</p>")
-            elif b[0] == "code":
-                body.append(f"<pre><code>{html.escape(b[1], quote=False)}</code></pre>")
-            elif b[0] == "table":
-                _, headers, rows, left, wrap = b
-
-                def cells(r, tag):
-                    return "".join(f'<{tag} class="{"l" if i < left else "r"}">{inline(c)}</{tag}>'
-                                   for i, c in enumerate(r))
-                klass = ' class="wrap"' if wrap else ""
-                body.append(f'<div class="t"><table{klass}>\n'
-                            "<thead><tr>" + cells(headers, "th") + "</tr></thead>\n<tbody>\n"
-                            + "\n".join(f"<tr>{cells(r, 'td')}</tr>" for r in rows)
-                            + "\n</tbody>\n</table></div>")
-            elif b[0] == "img" and b[1] in images:
-                data = base64.b64encode(images[b[1]]).decode("ascii")
-                body.append(f'<figure><img alt="{html.escape(b[2])}" '
-                            f'src="data:image/png;base64,{data}">'
-                            f"<figcaption>{inline(b[2])}</figcaption></figure>")
-        style = ("body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;"
-                 "padding:0 1rem;color:#222}.t{overflow-x:auto;margin:1rem 0}"
-                 "table{border-collapse:collapse;font-size:.9rem}"
-                 "th,td{border:1px solid #ccc;padding:.25rem .5rem}td{white-space:nowrap}"
-                 "table.wrap td{white-space:normal}"
-                 "th{background:#f3f3f3}.r{text-align:right;font-variant-numeric:tabular-nums}"
-                 ".l{text-align:left}code,pre{background:#f6f6f6}pre{padding:.6rem;"
-                 "overflow-x:auto}img{max-width:100%}figure{margin:1rem 0}"
-                 "figcaption{font-size:.85rem;color:#555}")
-        return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                f"<title>{html.escape(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n"
-                + "\n".join(body) + "\n</body>\n</html>\n")
-
-
 def _played_versions(provenance: dict) -> list:
     """durak-sim versions that played the stored games: the first run's, then any other
     a resume used."""
@@ -340,28 +258,21 @@ def _played_versions(provenance: dict) -> list:
     return versions
 
 
-def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
-    cfg, t = rep.config, rep.tables
+def document_head(rep: Report, title: str, setup: list) -> _Doc:
+    """A report's document up to its results: the title, whether it is complete, the setup
+    table (``setup``'s rows, then the games stored, seed, rules and versions), the command
+    that reproduces it and the notes."""
+    cfg = rep.config
     doc = _Doc()
-    if cfg.gauntlet is not None:
-        title = f"durak-sim gauntlet: {cfg.gauntlet} against {', '.join(cfg.strategies[1:])}"
-        fmt = f"gauntlet: {cfg.gauntlet} against each of {len(cfg.strategies) - 1} strategies"
-    else:
-        title = f"durak-sim tournament: {', '.join(cfg.strategies)}"
-        fmt = f"round robin of {len(cfg.strategies)} strategies"
     doc.h(1, title)
     if not rep.complete:
         doc.p(f"**INCOMPLETE**: {rep.chunks_done} of {rep.chunks_total} chunks are stored; "
               f"the tables cover the games played so far. Continue with "
               f"`durak-sim tournament --resume DIR`.")
-    pairings = cfg.pairings()
     doc.h(2, "Setup")
     rules = json.dumps(cfg.rules.to_dict(), sort_keys=True)
     doc.table(["setting", "value"], [
-        ["format", f"{fmt} ({len(pairings)} pairing{'s' if len(pairings) != 1 else ''})"],
-        ["strategies", ", ".join(f"{n} v{v}" for n, v in zip(cfg.strategies, cfg.versions))],
-        ["deals", f"{cfg.deals:,} per pairing (deal indices 0..{cfg.deals - 1}), each played "
-                  f"twice with the seats swapped: {cfg.games:,} games"],
+        *setup,
         ["games stored", f"{rep.games:,}"],
         ["seed", str(cfg.seed)],
         ["rules", f"{cfg.rules.tag} `{rules}`, rules version {RULES_VERSION}"],
@@ -372,6 +283,23 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
     doc.code(cfg.command() + " --out DIR")
     for note in rep.notes:
         doc.p(f"Note: {note}")
+    return doc
+
+
+def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
+    cfg, t = rep.config, rep.tables
+    if cfg.gauntlet is not None:
+        title = f"durak-sim gauntlet: {cfg.gauntlet} against {', '.join(cfg.strategies[1:])}"
+        fmt = f"gauntlet: {cfg.gauntlet} against each of {len(cfg.strategies) - 1} strategies"
+    else:
+        title = f"durak-sim tournament: {', '.join(cfg.strategies)}"
+        fmt = f"round robin of {len(cfg.strategies)} strategies"
+    pairings = cfg.pairings()
+    doc = document_head(rep, title, [
+        ["format", f"{fmt} ({len(pairings)} pairing{'s' if len(pairings) != 1 else ''})"],
+        ["strategies", ", ".join(f"{n} v{v}" for n, v in zip(cfg.strategies, cfg.versions))],
+        ["deals", f"{cfg.deals:,} per pairing (deal indices 0..{cfg.deals - 1}), each played "
+                  f"twice with the seats swapped: {cfg.games:,} games"]])
 
     doc.h(2, "Ratings")
     doc.p(f"Bradley-Terry maximum likelihood on game points (a draw is half a point), Elo "
@@ -465,6 +393,19 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
 # --------------------------------------------------------------------------------------
 # Building
 # --------------------------------------------------------------------------------------
+class _Laps:
+    """Seconds per step of building a report (``seconds[step]``)."""
+
+    def __init__(self):
+        self.seconds: dict = {}
+        self.t = time.perf_counter()
+
+    def __call__(self, step: str) -> None:
+        now = time.perf_counter()
+        self.seconds[step] = now - self.t
+        self.t = now
+
+
 def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP,
                  known: dict | None = None) -> Report:
     """Compute every table of the tournament stored in ``out_dir`` from its games alone and
@@ -472,68 +413,90 @@ def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP,
     to disk: after a crash, ``durak-sim report DIR`` makes them again).
 
     Works on an unfinished tournament too (the report then says so). ``known``: counts of
-    stored chunks by ``(file, sha256)``, see :func:`load_counts`."""
+    stored chunks by ``(file, sha256)``, see :func:`load_counts`. A tournament at more than
+    two players: :func:`durak_sim.place_report.build_place_report`."""
     from .plots import render_all
-    from .storage import atomic_write_bytes, atomic_write_text
 
     out = Path(out_dir)
     if not out.is_dir():
         raise UserError(f"no tournament folder {out}")
-    seconds = {}
-    t = time.perf_counter()
-
-    def lap(step: str) -> None:
-        nonlocal t
-        now = time.perf_counter()
-        seconds[step] = now - t
-        t = now
-
+    lap = _Laps()
     manifest = Manifest.load(out)
     config = TournamentConfig.from_dict(manifest.config)
+    if config.players > 2:
+        from .place_report import build_place_report
+
+        return build_place_report(out, manifest, config, lap)
     # the games must be what the manifest says (not those this run stored just now)
     check_stored(out, manifest, config,
                  [c for c in manifest.chunks if (c["file"], c["sha256"]) not in (known or {})])
     counts = load_counts(out, manifest, config, known)
     lap("counts")
     tables, notes = compute_tables(counts, config, n_boot=n_boot)
-    total = len(config.pairings()) * len(config.chunk_ranges())
     rep = Report(out=out, config=config, manifest=manifest, tables=tables,
                  games=int(counts.games.sum()), chunks_done=len(manifest.chunks),
-                 chunks_total=total, notes=notes, seconds=seconds)
-    for name, file in TABLE_FILES.items():
-        atomic_write_bytes(out / file, _csv(tables[name]), sync=False)
+                 chunks_total=len(config.pairings()) * len(config.chunk_ranges()),
+                 notes=notes, seconds=lap.seconds)
+    return write_report(rep, TABLE_FILES, lap,
+                        lambda: render_all(tables, counts, table_order(tables),
+                                           out / PLOTS_DIR), _document)
+
+
+def write_report(rep: Report, files: dict, lap, draw, document) -> Report:
+    """Write a built report's tables (``files``: table name -> CSV file), its plots
+    (``draw()``: ``{name: png bytes}``) and ``report.md`` / ``report.html``
+    (``document(rep, plots)``: ``(doc, title)``), timing each step with ``lap``."""
+    from .storage import atomic_write_bytes, atomic_write_text
+
+    for name, file in files.items():
+        atomic_write_bytes(rep.out / file, _csv(rep.tables[name]), sync=False)
     lap("tables")
-    plots = render_all(tables, counts, table_order(tables), out / PLOTS_DIR)
+    plots = draw()
     lap("plots")
-    doc, title = _document(rep, plots)
-    atomic_write_text(out / "report.md", doc.markdown(), sync=False)
-    atomic_write_text(out / "report.html", doc.html(title, plots), sync=False)
+    doc, title = document(rep, plots)
+    atomic_write_text(rep.out / "report.md", doc.markdown(), sync=False)
+    atomic_write_text(rep.out / "report.html", doc.html(title, plots), sync=False)
     lap("documents")
     return rep
+
+
+def print_head(console, rep: Report, head: str) -> None:
+    """The first line of a report on the terminal, marked when it is incomplete."""
+    if not rep.complete:
+        head += f"  [INCOMPLETE: {rep.chunks_done} of {rep.chunks_total} chunks]"
+    console.print(head)
+
+
+def print_table(console, title: str, headers: list, rows: list, left: int = 1) -> None:
+    """A rich table on the terminal: ``left`` columns aligned left, the rest right."""
+    from rich.table import Table
+
+    tab = Table(title=title, title_justify="left")
+    for i, h in enumerate(headers):
+        tab.add_column(h, justify="left" if i < left else "right")
+    for r in rows:
+        tab.add_row(*[str(c) for c in r])
+    console.print(tab)
 
 
 def print_report(rep: Report, console=None) -> None:
     """The report's main tables on the terminal (rich, aligned, with intervals)."""
     from rich.console import Console
-    from rich.table import Table
 
     if console is None:
         console = Console()
         console = Console(width=max(console.width, 118))
+    if rep.config.players > 2:
+        from .place_report import print_place_report
+
+        return print_place_report(rep, console)
     cfg, t = rep.config, rep.tables
-    head = (f"{'gauntlet' if cfg.gauntlet else 'round robin'}: {', '.join(cfg.strategies)}; "
-            f"{cfg.deals:,} deals per pairing x 2 seats, seed {cfg.seed}, {cfg.rules.tag}")
-    if not rep.complete:
-        head += f"  [INCOMPLETE: {rep.chunks_done} of {rep.chunks_total} chunks]"
-    console.print(head)
+    print_head(console, rep, f"{'gauntlet' if cfg.gauntlet else 'round robin'}: "
+                             f"{', '.join(cfg.strategies)}; {cfg.deals:,} deals per pairing x "
+                             f"2 seats, seed {cfg.seed}, {cfg.rules.tag}")
 
     def table(title, headers, rows, left=1):
-        tab = Table(title=title, title_justify="left")
-        for i, h in enumerate(headers):
-            tab.add_column(h, justify="left" if i < left else "right")
-        for r in rows:
-            tab.add_row(*[str(c) for c in r])
-        console.print(tab)
+        print_table(console, title, headers, rows, left)
 
     table("Bradley-Terry ratings (Elo scale, field mean 0)",
           ["strategy", "version", "rating", "95% CI", "games"],

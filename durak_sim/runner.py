@@ -1,17 +1,19 @@
 """Playing a tournament's games and storing them the moment they are finished.
 
-On this machine the pairings are played interleaved: one block of games of each unfinished
-pairing in turn, each block sized to take about ``BLOCK_SECONDS`` of play whatever the
-pairing's speed (a pairing starts with a small block and grows it). So the live progress
-(:mod:`durak_sim.progress`) knows every pairing's speed within seconds and its time-left
-estimate holds, and Ctrl-C is answered within one block.
+On this machine the line-ups (at two players: the pairings) are played interleaved: one
+block of games of each unfinished line-up in turn, each block sized to take about
+``BLOCK_SECONDS`` of play whatever the line-up's speed (a line-up starts with a small block
+and grows it). A block plays its deals in every seating of its line-up
+(:mod:`durak_sim.lineups`). So the live progress (:mod:`durak_sim.progress`) knows every
+line-up's speed within seconds and its time-left estimate holds, and Ctrl-C is answered
+within one block.
 
-The stored unit stays the *chunk* (``chunk_deals`` deal indices of one pairing,
+The stored unit stays the *chunk* (``chunk_deals`` deal indices of one line-up,
 :mod:`durak_sim.storage`), so the stored files do not depend on timing: a block's games join
-its pairing's current chunk, and a chunk is stored as soon as it is complete. A chunk still
+its line-up's current chunk, and a chunk is stored as soon as it is complete. A chunk still
 being played is saved as a *partial* chunk every ``PARTIAL_SECONDS`` of its play and when
 the run stops, and a resume continues it from there: Ctrl-C loses no finished deal, and a
-kill loses at most the last ``PARTIAL_SECONDS`` of a pairing's play. Storing runs on a
+kill loses at most the last ``PARTIAL_SECONDS`` of a line-up's play. Storing runs on a
 background thread while the kernel plays on (it releases the GIL).
 
 A dask cluster (:mod:`durak_sim.cluster`) plays whole chunks as tasks instead; they are
@@ -28,22 +30,20 @@ from pathlib import Path
 import numpy as np
 
 from .counts import pentanomial_counts
-from .play import game_schedule, play_schedule, prepare
+from .play import play_schedule, prepare
 from .progress import Board, live
-from .storage import (INT_COLUMNS, Manifest, StorageError, check_games, chunk_file,
-                      game_arrays, games_table, partial_file, read_chunks, result_columns,
-                      write_chunk)
+from .storage import (INT_COLUMNS, Manifest, StorageError, chunk_file, entry_key, game_arrays,
+                      games_table, partial_file, read_chunks, result_keys, results_of_rows,
+                      seating_column, write_chunk)
 
 #: seconds of play a kernel call aims at: progress steps and Ctrl-C answer this often
 BLOCK_SECONDS = 0.5
-#: deals of a pairing's first block (its speed is unknown), and the growth per block at most
+#: deals of a line-up's first block (its speed is unknown), and the growth per block at most
 FIRST_BLOCK, GROWTH = 16, 8
 #: a chunk being played is saved (as a partial chunk) after this many seconds of its play
 PARTIAL_SECONDS = 2.0
 #: chunks played but not yet stored, at most (the kernel does not wait for storage)
 STORE_QUEUE = 3
-#: the result columns kept per game, narrow (a chunk's games until it is stored)
-RESULT_COLUMNS = ("outcome", "durak", "first_attacker", "bouts", "cards_left")
 
 
 class Stopped(Exception):
@@ -62,10 +62,12 @@ class StoreFailed(OSError):
 
 @dataclass
 class Played:
-    """What one session played: ``deals`` (deal indices x pairings), kernel and compile
-    seconds, and the counts of every chunk it stored by ``(file, sha256)``."""
+    """What one session played: ``deals`` (deal indices x line-ups) and ``games``, kernel
+    and compile seconds, and the counts of every two-player chunk it stored by
+    ``(file, sha256)``."""
 
     deals: int = 0
+    games: int = 0
     kernel_seconds: float = 0.0
     compile_seconds: float = 0.0
     chunk_counts: dict = field(default_factory=dict)
@@ -97,25 +99,47 @@ class BlockSizer:
 
 
 def play_deals(strats, config, lo: int, hi: int, threads, stop=None) -> tuple:
-    """Deals ``lo .. hi - 1`` of one pairing, each twice with the seats swapped, in one
-    kernel call: ``((deals, rots, columns), kernel s, compile s)`` with the result columns
-    narrowed to their stored types. ``stop`` (a :class:`StopFlag`) set during the call: the
-    deals before the first one not finished (``len(deals) // 2`` of them)."""
-    d, r = game_schedule(np.arange(lo, hi, dtype=np.int64), 2, True)
-    batch = play_schedule(strats, config.seed, d, r, rules=config.rules, threads=threads,
-                          stop=None if stop is None else stop.kernel_flag)
-    if len(batch) % 2:
-        batch = batch.head(len(batch) - 1)
-    d, r = batch.deals, batch.rots
-    cols = {k: v.astype(INT_COLUMNS.get(k, np.int8)) for k, v in result_columns(batch).items()}
-    return (d, r, cols), batch.seconds, batch.compile_seconds
+    """Deals ``lo .. hi - 1`` of one line-up (``strats``, its strategies in line-up order),
+    each once in every seating (at two players: twice, the seats swapped), in one kernel
+    call per group of seatings that are rotations of one another
+    (``config.seating_plan``): ``((deals, seatings, columns), kernel s, compile s)``, the
+    games in deal order, seatings in order within a deal, the result columns narrowed to
+    their stored types. ``stop`` (a :class:`StopFlag`) set during the play: the deals
+    before the first one not finished in every seating."""
+    plan = config.seating_plan([s.name for s in strats])
+    k = sum(len(members) for _, members in plan)
+    deals = np.arange(lo, hi, dtype=np.int64)
+    batches, seconds, compile_s = [], 0.0, 0.0
+    for base, members in plan:
+        rots = np.array([r for r, _ in members], dtype=np.int64)
+        batch = play_schedule([strats[i] for i in base], config.seed,
+                              np.repeat(deals, len(rots)), np.tile(rots, len(deals)),
+                              rules=config.rules, threads=threads,
+                              stop=None if stop is None else stop.kernel_flag)
+        batches.append(batch)
+        seconds += batch.seconds
+        compile_s += batch.compile_seconds
+    done = min(len(b) // len(m) for b, (_, m) in zip(batches, plan))
+    if len(plan) == 1:   # (two players: one call, the games already in order)
+        rows = batches[0].results[:done * k]
+    else:
+        width = batches[0].results.shape[1]
+        rows = np.empty((done, k, width), np.int64)
+        for b, (_, members) in zip(batches, plan):
+            rows[:, [g for _, g in members]] = \
+                b.results[:done * len(members)].reshape(done, len(members), width)
+        rows = rows.reshape(done * k, width)
+    cols = {c: v.astype(INT_COLUMNS.get(c, np.int8))
+            for c, v in results_of_rows(rows, config.players).items()}
+    return ((np.repeat(deals[:done], k), np.tile(np.arange(k, dtype=np.int64), done), cols),
+            seconds, compile_s)
 
 
 def _concat(parts: list) -> tuple:
     if len(parts) == 1:
         return parts[0]
     return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-            {k: np.concatenate([p[2][k] for p in parts]) for k in RESULT_COLUMNS})
+            {k: np.concatenate([p[2][k] for p in parts]) for k in parts[0][2]})
 
 
 def block_scores(games: tuple) -> tuple[np.ndarray, np.ndarray]:
@@ -128,6 +152,24 @@ def block_scores(games: tuple) -> tuple[np.ndarray, np.ndarray]:
     return np.array([n - d - l, d, l]), pentanomial_counts(cols, rots)
 
 
+def _advance(board: Board, config, key: tuple, n: int, seconds: float, games: tuple) -> None:
+    """Row ``key`` of the board played ``n`` deals (``games``) in ``seconds``, with its
+    running score when the board is shown: at two players W-D-L and the paired Elo, at more
+    each strategy's mean place and Durak rate (:class:`durak_sim.place_counts.LiveScore`)."""
+    if config.players == 2:
+        wdl, pent = block_scores(games) if board.shown else (None, None)
+        board.advance(key, n, seconds, wdl=wdl, pent=pent)
+        return
+    board.advance(key, n, seconds)
+    if board.shown:
+        row = board.rows[key]
+        if row.live is None:
+            from .place_counts import LiveScore
+
+            row.live = LiveScore(key, config.seatings(key), config.rules.teams)
+        row.live.add(games[1], games[2])
+
+
 # --------------------------------------------------------------------------------------
 # Storage (one background thread: the only writer of the manifest while it runs)
 # --------------------------------------------------------------------------------------
@@ -138,10 +180,15 @@ class _Store:
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="durak-sim-store")
         self.pending: list = []   # (kind, future), oldest first
 
-    def _table(self, a, b, games):
+    def _table(self, key, games):
         deals, rots, cols = games
-        return games_table(self.config.seed, deals, rots, self.config.strategies,
-                           self.config.versions, (self.index[a], self.index[b]), cols)
+        c = self.config
+        return games_table(c.seed, deals, rots, c.names, c.name_versions,
+                           [self.index[n] for n in key], cols, c.seatings(key))
+
+    def _entry(self, key, lo, hi) -> dict:
+        return {"pairing" if self.config.players == 2 else "lineup": list(key),
+                "deal_lo": lo, "deal_hi": hi}
 
     def _write(self, rel: str, table) -> tuple[int, str]:
         try:
@@ -149,39 +196,40 @@ class _Store:
         except OSError as exc:   # a full disk, a folder gone: say where, keep what is stored
             raise StoreFailed(self.out / rel, exc) from None
 
-    def _chunk(self, a, b, lo, hi, games):
-        from .report import count_table
-
-        table = self._table(a, b, games)
-        rel = chunk_file(a, b, lo, hi)
+    def _chunk(self, key, lo, hi, games):
+        table = self._table(key, games)
+        rel = chunk_file(*key, lo, hi)
         rows, sha = self._write(rel, table)
         m = self.manifest
-        m.chunks.append({"pairing": [a, b], "deal_lo": lo, "deal_hi": hi, "file": rel,
-                         "rows": rows, "sha256": sha})
-        stale = [p for p in m.partials if (p["pairing"], p["deal_lo"]) == ([a, b], lo)]
+        m.chunks.append({**self._entry(key, lo, hi), "file": rel, "rows": rows, "sha256": sha})
+        stale = [p for p in m.partials if (entry_key(p), p["deal_lo"]) == (key, lo)]
         m.partials[:] = [p for p in m.partials if p not in stale]
         m.save(self.out)   # the chunk is finished from here on
         for p in stale:
             (self.out / p["file"]).unlink(missing_ok=True)
+        if self.config.players > 2:   # (counted when reported, chunk by chunk)
+            return rel, sha, None
+        from .report import count_table
+
         return rel, sha, count_table(table, self.config.strategies)
 
-    def _partial(self, a, b, lo, hi, games):
-        table = self._table(a, b, games)
-        rel = partial_file(a, b, lo, hi)
+    def _partial(self, key, lo, hi, games):
+        table = self._table(key, games)
+        rel = partial_file(*key, lo, hi)
         rows, sha = self._write(rel, table)
         m = self.manifest
-        m.partials[:] = [p for p in m.partials if (p["pairing"], p["deal_lo"]) != ([a, b], lo)]
-        m.partials.append({"pairing": [a, b], "deal_lo": lo, "deal_hi": hi, "file": rel,
+        m.partials[:] = [p for p in m.partials if (entry_key(p), p["deal_lo"]) != (key, lo)]
+        m.partials.append({**self._entry(key, lo, hi), "file": rel,
                            "played_hi": int(games[0][-1]) + 1, "rows": rows, "sha256": sha})
         m.save(self.out)
 
-    def chunk(self, a, b, lo, hi, games) -> None:
+    def chunk(self, key, lo, hi, games) -> None:
         self.finish(keep=STORE_QUEUE - 1)
-        self.pending.append(("chunk", self.pool.submit(self._chunk, a, b, lo, hi, games)))
+        self.pending.append(("chunk", self.pool.submit(self._chunk, key, lo, hi, games)))
 
-    def partial(self, a, b, lo, hi, games) -> None:
+    def partial(self, key, lo, hi, games) -> None:
         self.finish(keep=STORE_QUEUE - 1)
-        self.pending.append(("partial", self.pool.submit(self._partial, a, b, lo, hi, games)))
+        self.pending.append(("partial", self.pool.submit(self._partial, key, lo, hi, games)))
 
     def finish(self, keep: int = 0) -> None:
         """Wait until at most ``keep`` stores are pending; their errors are raised here."""
@@ -191,7 +239,8 @@ class _Store:
             self.pending.pop(0)
             if kind == "chunk":
                 rel, sha, counts = out
-                self.played.chunk_counts[(rel, sha)] = counts
+                if counts is not None:
+                    self.played.chunk_counts[(rel, sha)] = counts
                 self.played.chunks_stored += 1
             else:
                 self.played.partials_saved += 1
@@ -202,28 +251,28 @@ class _Store:
 
 def load_partials(out: Path, manifest: Manifest, config) -> dict:
     """The partial chunks stored in ``out`` that are intact and belong to chunks still to
-    play: ``{(a, b, lo): (played_hi, games)}``; the others are forgotten (their deals are
-    played again)."""
-    todo = {(a, b, lo) for lo, _ in config.chunk_ranges() for a, b in config.pairings()}
+    play: ``{(*lineup, lo): (played_hi, games)}``; the others are forgotten (their deals
+    are played again)."""
+    from .tournament_config import games_problem
+
+    todo = {(*k, lo) for lo, _ in config.chunk_ranges() for k in config.lineups()}
     todo -= manifest.done
+    seating = seating_column(config.players)
     keep, found = [], {}
     for p in manifest.partials:
-        a, b = p["pairing"]
-        key = (a, b, p["deal_lo"])
+        key = (*entry_key(p), p["deal_lo"])
         try:
             if key not in todo or key in found:
                 raise StorageError("not needed")
             table = read_chunks(out, [p])
-            if check_games(table, seed=config.seed, names=config.strategies,
-                           versions=config.versions, pairing=(a, b), lo=p["deal_lo"],
-                           hi=p["played_hi"]):
+            if games_problem(config, p, table, hi=p["played_hi"]):
                 raise StorageError("not the games the manifest says")
-            cols = game_arrays(table, config.strategies,
-                               ("deal", "swap", *RESULT_COLUMNS))
+            cols = game_arrays(table, config.names,
+                               ("deal", seating, *result_keys(config.players)))
         except (StorageError, OSError, KeyError, ValueError, TypeError):
             continue
         deals = cols.pop("deal")
-        rots = cols.pop("swap").astype(np.int64)
+        rots = cols.pop(seating).astype(np.int64)
         found[key] = (int(p["played_hi"]), (deals, rots, cols))
         keep.append(p)
     manifest.partials[:] = keep
@@ -318,13 +367,13 @@ class StopFlag:
 
 
 # --------------------------------------------------------------------------------------
-# Local play: pairings interleaved, blocks sized by time
+# Local play: line-ups interleaved, blocks sized by time
 # --------------------------------------------------------------------------------------
-class _Pairing:
-    """One pairing's play: its chunks still to play and the games of the current one."""
+class _Lineup:
+    """One line-up's play: its chunks still to play and the games of the current one."""
 
-    def __init__(self, a, b, strats, ranges: list, partials: dict):
-        self.a, self.b, self.strats = a, b, strats
+    def __init__(self, key: tuple, strats, seatings: int, ranges: list, partials: dict):
+        self.key, self.strats, self.seatings = key, strats, seatings
         self.ranges = ranges          # (lo, hi) chunks to play, in order
         self.k = 0
         self.parts: list = []         # games of the current chunk so far
@@ -339,7 +388,7 @@ class _Pairing:
         if self.k < len(self.ranges):
             lo, _ = self.ranges[self.k]
             self.pos = lo
-            got = self.partials.get((self.a, self.b, lo))
+            got = self.partials.get((*self.key, lo))
             if got is not None:
                 self.pos, games = got
                 self.parts = [games]
@@ -356,17 +405,18 @@ class _Pairing:
 
 def play_local(out: Path, config, manifest: Manifest, threads, board: Board, stop: StopFlag,
                played: Played, store: _Store, strats: dict, partials: dict) -> None:
-    """Play every chunk not in ``manifest`` here, interleaved by pairing (module docstring).
+    """Play every chunk not in ``manifest`` here, interleaved by line-up (module docstring).
     Raises :class:`Stopped` after saving when ``stop`` is set."""
     done = manifest.done
     runs = []
-    for a, b in config.pairings():
-        ranges = [(lo, hi) for lo, hi in config.chunk_ranges() if (a, b, lo) not in done]
+    for key in config.lineups():
+        ranges = [(lo, hi) for lo, hi in config.chunk_ranges() if (*key, lo) not in done]
         if ranges:
-            runs.append(_Pairing(a, b, [strats[a], strats[b]], ranges, partials))
+            runs.append(_Lineup(key, [strats[n] for n in key], len(config.seatings(key)),
+                                ranges, partials))
     for p in runs:
         if p.parts:
-            board.rows[(p.a, p.b)].done += p.pos - p.chunk[0]
+            board.rows[p.key].done += p.pos - p.chunk[0]
     try:
         while not stop:
             active = [p for p in runs if not p.finished]
@@ -388,36 +438,36 @@ def _save_partials(runs: list, store: _Store, board: Board) -> None:
     board.status = "stopping: saving every finished deal ..."
     for p in runs:
         if not p.finished and p.pos > p.chunk[0] + p.saved:
-            store.partial(p.a, p.b, *p.chunk, _concat(p.parts))
+            store.partial(p.key, *p.chunk, _concat(p.parts))
     store.finish()
 
 
-def _play_block(p: _Pairing, config, threads, board: Board, played: Played,
+def _play_block(p: _Lineup, config, threads, board: Board, played: Played,
                 store: _Store, stop: "StopFlag | None" = None) -> None:
     lo, hi = p.chunk
     n = min(p.sizer.size, hi - p.pos)
     games, kernel_s, compile_s = play_deals(p.strats, config, p.pos, p.pos + n, threads, stop)
     played.kernel_seconds += kernel_s
     played.compile_seconds += compile_s
-    if len(games[0]) < 2 * n:   # Ctrl-C during the call: the deals finished before it
-        n = len(games[0]) // 2
+    if len(games[0]) < p.seatings * n:   # Ctrl-C during the call: the deals finished before
+        n = len(games[0]) // p.seatings
         if n == 0:
             return
     played.deals += n
+    played.games += n * p.seatings
     p.pos += n
     p.parts.append(games)
     p.since_save += kernel_s
-    wdl, pent = block_scores(games) if board.shown else (None, None)
-    board.advance((p.a, p.b), n, kernel_s, wdl=wdl, pent=pent)
+    _advance(board, config, p.key, n, kernel_s, games)
     p.sizer.played(n, kernel_s)
     if p.pos == hi:
-        store.chunk(p.a, p.b, lo, hi, _concat(p.parts))
+        store.chunk(p.key, lo, hi, _concat(p.parts))
         p.k += 1
         p._enter_chunk()
     elif p.since_save >= PARTIAL_SECONDS:
         games = _concat(p.parts)
         p.parts = [games]
-        store.partial(p.a, p.b, lo, hi, games)
+        store.partial(p.key, lo, hi, games)
         p.saved = p.pos - lo
         p.since_save = 0.0
 
@@ -432,18 +482,26 @@ def play(out: Path, config, manifest: Manifest, threads, progress: bool, console
     is saved (locally: every finished deal; on a cluster: every finished chunk)."""
     from .play import resolve_strategies
 
-    names = list(config.strategies)
+    names = list(config.names)
     index = {n: i for i, n in enumerate(names)}
     played = Played()
-    pairings = config.pairings()
     partials = load_partials(out, manifest, config)
     done = manifest.done
-    board = Board(f"{'gauntlet' if config.gauntlet else 'round robin'}: "
-                  f"{config.deals:,} deal pairs per pairing, seed {config.seed}",
-                  unit="deal pairs", games_per_unit=2)
-    for a, b in pairings:
-        stored = sum(hi - lo for lo, hi in config.chunk_ranges() if (a, b, lo) in done)
-        board.add((a, b), f"{a} vs {b}", config.deals, stored, a=a, b=b)
+    kind = "gauntlet" if config.gauntlet else "round robin"
+    if config.players == 2:
+        board = Board(f"{kind}: {config.deals:,} deal pairs per pairing, seed {config.seed}",
+                      unit="deal pairs", games_per_unit=2)
+    else:
+        board = Board(f"{kind} at {config.players} players ({config.rules.tag}): "
+                      f"{config.deals:,} deals per line-up, each in every seating, seed "
+                      f"{config.seed}", unit="deals")
+    for key in config.lineups():
+        stored = sum(hi - lo for lo, hi in config.chunk_ranges() if (*key, lo) in done)
+        if config.players == 2:
+            board.add(key, f"{key[0]} vs {key[1]}", config.deals, stored, a=key[0], b=key[1])
+        else:
+            board.add(key, " ".join(key), config.deals, stored,
+                      games_per_unit=len(config.seatings(key)))
     if board.done == board.total:
         return played
     strats = dict(zip(names, resolve_strategies(names)))
@@ -472,18 +530,18 @@ def play(out: Path, config, manifest: Manifest, threads, progress: bool, console
 def _play_cluster(cluster, config, manifest: Manifest, board: Board, played: Played,
                   store: _Store) -> None:
     done = manifest.done
-    todo = [(a, b, lo, hi) for lo, hi in config.chunk_ranges() for a, b in config.pairings()
-            if (a, b, lo) not in done]
+    todo = [(key, lo, hi) for lo, hi in config.chunk_ranges() for key in config.lineups()
+            if (*key, lo) not in done]
     board.status = f"playing on {cluster.workers} dask worker{'s' if cluster.workers != 1 else ''}"
     chunks = cluster.play(todo)
     try:
-        for a, b, lo, hi, games, kernel_s, compile_s in chunks:
+        for key, lo, hi, games, kernel_s, compile_s in chunks:
             played.kernel_seconds += kernel_s
             played.compile_seconds += compile_s
             played.deals += hi - lo
-            wdl, pent = block_scores(games)
-            board.advance((a, b), hi - lo, kernel_s, wdl=wdl, pent=pent)
-            store.chunk(a, b, lo, hi, games)
+            played.games += len(games[0])
+            _advance(board, config, key, hi - lo, kernel_s, games)
+            store.chunk(key, lo, hi, games)
     except (KeyboardInterrupt, Stopped) as exc:   # Ctrl-C, or the cluster failed
         chunks.close()   # the cluster's unfinished chunks are cancelled
         store.finish()

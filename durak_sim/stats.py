@@ -40,7 +40,6 @@ Conventions used by every function here:
 """
 from __future__ import annotations
 
-import math
 from typing import Sequence
 
 import numpy as np
@@ -49,8 +48,8 @@ import scipy.special
 import scipy.stats
 
 from .counts import (GAME_COLUMNS, PAIR_COLUMNS, RESULT_COLUMNS, GameCounts,  # noqa: F401
-                     _checked, _codes, _example_games, _seat_points2, as_counts, count_games,
-                     game_counts, merge_counts)
+                     _checked, _codes, _example_games, _histogram_summary, _seat_points2,
+                     as_counts, count_games, game_counts, length_row, merge_counts)
 
 ELO_PER_NAT = 400.0 / np.log(10.0)   # elo = ELO_PER_NAT * logit(score)
 NELO_PER_T = 800.0 / np.log(10.0)    # normalized Elo per unit of (score - 1/2) / sigma_game
@@ -582,51 +581,12 @@ def game_length(games, order: Sequence[str] | None = None) -> pd.DataFrame:
     c = as_counts(games, order, ["outcome", "bouts", "cards_left"])
     c.require("bouts", "cards_left")
     pa, pb = c.labels()
-    rows = []
-    for h_bouts, h_cards in [(c.bouts.sum(axis=0), c.cards_left.sum(axis=0)),
-                             *zip(c.bouts, c.cards_left)]:
-        b, d = _histogram_summary(h_bouts), _histogram_summary(h_cards)
-        rows.append({"games": b["n"], "bouts_mean": b["mean"], "bouts_sd": b["sd"],
-                     "bouts_min": b["min"], "bouts_p25": b["q"](0.25),
-                     "bouts_median": b["q"](0.5), "bouts_p75": b["q"](0.75),
-                     "bouts_max": b["max"], "decisive": d["n"], "cards_left_mean": d["mean"],
-                     "cards_left_sd": d["sd"], "cards_left_median": d["q"](0.5),
-                     "cards_left_max": d["max"]})
+    rows = [length_row(h_bouts, h_cards)
+            for h_bouts, h_cards in [(c.bouts.sum(axis=0), c.cards_left.sum(axis=0)),
+                                     *zip(c.bouts, c.cards_left)]]
     t = pd.DataFrame(rows, columns=list(rows[0]))
     floats = [col for col in t.columns if col not in ("games", "decisive")]
     t = t.astype({"games": np.int64, "decisive": np.int64, **{f: float for f in floats}})
     t.insert(0, "b", pd.Series([ALL] + pb, dtype=object))
     t.insert(0, "a", pd.Series([ALL] + pa, dtype=object))
     return t
-
-
-def _histogram_summary(h: np.ndarray) -> dict:
-    """Count, mean, sd (``ddof=1``), min, max and linear-interpolation quantiles ``q(p)``
-    (numpy's and pandas' default) of the values ``0, 1, ...`` counted by ``h``; NaN where
-    undefined. Sums are exact integers, so each result is rounded once."""
-    h = np.asarray(h, dtype=np.int64)
-    n = int(h.sum())
-    nan = float("nan")
-    if n == 0:
-        return {"n": 0, "mean": nan, "sd": nan, "min": nan, "max": nan, "q": lambda p: nan}
-    v = np.arange(len(h), dtype=np.int64)
-    s1 = int(h @ v)
-    s2 = int(h @ (v * v))
-    nz = np.flatnonzero(h)
-    cum = np.cumsum(h)
-
-    def value(rank: int) -> int:                  # the rank-th smallest value, 0-based
-        return int(np.searchsorted(cum, rank, side="right"))
-
-    def q(p: float) -> float:
-        pos = (n - 1) * p
-        lo = int(np.floor(pos))
-        a = value(lo)
-        if lo + 1 >= n:
-            return float(a)
-        return a + (value(lo + 1) - a) * (pos - lo)
-
-    # exact: var = (n s2 - s1^2) / (n (n - 1)), one correctly rounded division
-    sd = math.sqrt((n * s2 - s1 * s1) / (n * (n - 1))) if n > 1 else nan
-    return {"n": n, "mean": s1 / n, "sd": sd, "min": float(nz[0]), "max": float(nz[-1]),
-            "q": q}

@@ -4,9 +4,12 @@ An output folder holds (see :mod:`durak_sim.tournament` for the rest of it)::
 
     manifest.json                       the tournament's config and every finished chunk
     games/<a>_vs_<b>/deals-<lo>-<last>.parquet   one chunk: deals lo..last of pairing a, b
+    games/<a>_vs_<b>_vs_<c>/...         (a line-up of three or more players)
 
-A *chunk* is the games of one pairing over one range of deal indices, each deal twice with
-the seats swapped (``swap`` 0: ``a`` in seat 0). Both kinds of file are written atomically:
+A *chunk* is the games of one line-up (at two players: one pairing) over one range of deal
+indices, each deal once in every seating of the line-up (:mod:`durak_sim.lineups`; at two
+players twice, ``swap`` 0 with ``a`` in seat 0, then the seats swapped). Both kinds of file
+are written atomically:
 the bytes go to a temporary file in the same folder, are flushed to disk, and then
 ``os.replace`` puts them in place, so a crash or SIGKILL leaves either the old file or the
 new one, never half of one. A chunk is *finished* once the manifest lists it (with its row
@@ -28,6 +31,14 @@ dictionary is the whole tournament's strategy list, so every chunk has the same 
 ``bouts`` int16, ``cards_left`` int8  bouts played, cards left in the Durak's hand
 ==================================  ===============================================
 
+At three to six players (``N``) a chunk's columns are ``seed``, ``deal``, ``seating``
+(int16, the index of the seating in :func:`durak_sim.lineups.seatings`), ``seat0`` ..
+``seat{N-1}`` (dictionary names) and their ``_version`` columns, ``place0`` ..
+``place{N-1}`` (int8: each seat's place, 1 first out; the seats of a draw, or of a losing
+team, share the last place they reach), ``outcome``, ``durak`` (-1 on a draw and with
+teams), ``durak_team`` (int8: the losing team, 0 for seats 0, 2, 4; -1 on a draw or without
+teams), ``first_attacker``, ``bouts`` and ``cards_left``.
+
 >>> import numpy as np
 >>> cols = {"outcome": np.array([0, 1]), "durak": np.array([1, -1]),
 ...         "first_attacker": np.array([0, 1]), "bouts": np.array([9, 20]),
@@ -43,6 +54,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -60,9 +72,52 @@ OUTCOMES = ("durak", "draw")   # dictionary of the ``outcome`` column: code 1 is
 #: column name -> numpy dtype of the narrow integer columns as stored
 INT_COLUMNS = {"seed": np.int64, "deal": np.int64, "swap": np.int8,
                "seat0_version": np.int32, "seat1_version": np.int32, "durak": np.int8,
-               "first_attacker": np.int8, "bouts": np.int16, "cards_left": np.int8}
+               "first_attacker": np.int8, "bouts": np.int16, "cards_left": np.int8,
+               "seating": np.int16, "durak_team": np.int8}
 COLUMNS = ("seed", "deal", "swap", "seat0", "seat1", "seat0_version", "seat1_version",
            "outcome", "durak", "first_attacker", "bouts", "cards_left")
+
+
+def seat_columns(players: int) -> list[str]:
+    return [f"seat{s}" for s in range(players)]
+
+
+def seating_column(players: int) -> str:
+    """The column of a game's seating: ``swap`` at two players, else ``seating``."""
+    return "swap" if players == 2 else "seating"
+
+
+def chunk_columns(players: int) -> tuple[str, ...]:
+    """The columns of a chunk of games at a table of ``players`` (:data:`COLUMNS` at two).
+
+    >>> chunk_columns(3)[:6], chunk_columns(3)[-9:]
+    (('seed', 'deal', 'seating', 'seat0', 'seat1', 'seat2'), ('place0', 'place1', 'place2', 'outcome', 'durak', 'durak_team', 'first_attacker', 'bouts', 'cards_left'))
+    """
+    if players == 2:
+        return COLUMNS
+    seats = seat_columns(players)
+    return ("seed", "deal", "seating", *seats, *(f"{c}_version" for c in seats),
+            *(f"place{s}" for s in range(players)), "outcome", "durak", "durak_team",
+            "first_attacker", "bouts", "cards_left")
+
+
+def id_columns(players: int) -> tuple[str, ...]:
+    """The columns that say which games a chunk holds."""
+    seats = seat_columns(players)
+    return ("seed", "deal", seating_column(players), *seats, *(f"{c}_version" for c in seats))
+
+
+def is_name_column(column: str) -> bool:
+    """Whether a chunk column holds strategy names (``seat0`` ..)."""
+    return re.fullmatch(r"seat\d", column) is not None
+
+
+def result_keys(players: int) -> tuple[str, ...]:
+    """The per-game result columns of a table of ``players`` (:func:`result_columns`)."""
+    base = ("outcome", "durak", "first_attacker", "bouts", "cards_left")
+    if players == 2:
+        return base
+    return (*base, "durak_team", *(f"place{s}" for s in range(players)))
 
 
 class StorageError(UserError):
@@ -153,54 +208,67 @@ def remove_temporaries(out: Path) -> int:
 # --------------------------------------------------------------------------------------
 # Chunks
 # --------------------------------------------------------------------------------------
-def _schema():
+def _column_type(column: str):
     import pyarrow as pa
 
-    name = pa.dictionary(pa.int16(), pa.string())
-    return pa.schema([
-        ("seed", pa.int64()), ("deal", pa.int64()), ("swap", pa.int8()),
-        ("seat0", name), ("seat1", name),
-        ("seat0_version", pa.int32()), ("seat1_version", pa.int32()),
-        ("outcome", pa.dictionary(pa.int8(), pa.string())), ("durak", pa.int8()),
-        ("first_attacker", pa.int8()),
-        ("bouts", pa.int16()), ("cards_left", pa.int8()),
-    ])
+    if is_name_column(column):
+        return pa.dictionary(pa.int16(), pa.string())
+    if column == "outcome":
+        return pa.dictionary(pa.int8(), pa.string())
+    if column.endswith("_version"):
+        return pa.int32()
+    if column.startswith("place"):
+        return pa.int8()
+    return pa.from_numpy_dtype(INT_COLUMNS[column])
+
+
+def _schema(players: int = 2):
+    import pyarrow as pa
+
+    return pa.schema([(c, _column_type(c)) for c in chunk_columns(players)])
+
+
+def _default_seatings(lineup: Sequence) -> list:
+    from .lineups import seatings
+
+    return seatings(tuple(lineup))
 
 
 def games_table(seed: int, deals: np.ndarray, rots: np.ndarray, names: Sequence[str],
-                versions: Sequence[int], pairing: tuple[int, int], cols: dict):
+                versions: Sequence[int], pairing: Sequence[int], cols: dict,
+                seatings: Sequence[Sequence[int]] | None = None):
     """The Arrow table of one chunk's games.
 
     ``names``/``versions``: every strategy of the tournament (the dictionary of the name
-    columns); ``pairing``: indices in ``names`` of the strategies in seat 0 and 1 when
-    ``rots`` is 0 (seat ``s`` is played by ``pairing[(s + rot) % 2]``); ``cols``: per game
-    ``outcome`` (0 a Durak, 1 a draw), ``durak``, ``first_attacker``, ``bouts``,
-    ``cards_left`` (see :func:`result_columns`)."""
+    columns); ``pairing``: the line-up, as indices in ``names``; ``rots``: each game's
+    seating, an index in ``seatings`` (default :func:`durak_sim.lineups.seatings` of the
+    line-up without teams), where seating ``perm`` puts line-up position ``perm[s]`` in
+    seat ``s`` (at two players: ``rots`` 1 swaps the seats); ``cols``: per game ``outcome``
+    (0 a Durak, 1 a draw), ``durak``, ``first_attacker``, ``bouts``, ``cards_left`` and at
+    more than two players ``durak_team`` and ``place0`` .. (see :func:`result_columns`)."""
     import pyarrow as pa
 
+    players = len(pairing)
+    perms = np.asarray(seatings if seatings is not None else _default_seatings(pairing),
+                       dtype=np.int64)
     rots = np.asarray(rots)
     n = len(rots)
-    p = np.asarray(pairing, dtype=np.int16)
-    i0 = p[rots % 2]
-    i1 = p[(rots + 1) % 2]
+    who = np.asarray(pairing, dtype=np.int16)[perms[rots]]   # (games, seats) name codes
     dictionary = pa.array(list(names), pa.string())
     ver = np.asarray(versions, dtype=np.int32)
-
-    def named(idx):
-        return pa.DictionaryArray.from_arrays(pa.array(idx.astype(np.int16)), dictionary)
-
-    arrays = {
-        "seed": np.full(n, seed, np.int64), "deal": np.asarray(deals, np.int64),
-        "swap": rots.astype(np.int8), "seat0": named(i0), "seat1": named(i1),
-        "seat0_version": ver[i0], "seat1_version": ver[i1],
-        "outcome": pa.DictionaryArray.from_arrays(
-            pa.array(np.asarray(cols["outcome"]).astype(np.int8)),
-            pa.array(list(OUTCOMES), pa.string())),
-    }
-    for c in ("durak", "first_attacker", "bouts", "cards_left"):
-        arrays[c] = np.asarray(cols[c]).astype(INT_COLUMNS[c])
+    arrays = {"seed": np.full(n, seed, np.int64), "deal": np.asarray(deals, np.int64),
+              seating_column(players): rots.astype(INT_COLUMNS[seating_column(players)]),
+              "outcome": pa.DictionaryArray.from_arrays(
+                  pa.array(np.asarray(cols["outcome"]).astype(np.int8)),
+                  pa.array(list(OUTCOMES), pa.string()))}
+    for s, c in enumerate(seat_columns(players)):
+        arrays[c] = pa.DictionaryArray.from_arrays(pa.array(who[:, s]), dictionary)
+        arrays[f"{c}_version"] = ver[who[:, s]]
+    for c in result_keys(players):
+        if c != "outcome":
+            arrays[c] = np.asarray(cols[c]).astype(INT_COLUMNS.get(c, np.int8))
     return pa.table([pa.array(arrays[c]) if isinstance(arrays[c], np.ndarray) else arrays[c]
-                     for c in COLUMNS], schema=_schema())
+                     for c in chunk_columns(players)], schema=_schema(players))
 
 
 def result_columns(batch) -> dict:
@@ -209,17 +277,21 @@ def result_columns(batch) -> dict:
     The same values as ``batch.frame()`` (``outcome`` as 0 = a Durak, 1 = a draw), taken
     straight from the kernel's result rows: building the frame's string columns costs a
     large fraction of the kernel time at millions of games."""
-    from .kernel import engine as E   # the R_* column layout of the kernel's result rows
-
-    r = batch.results
-    return {"outcome": r[:, E.R_OUTCOME], "durak": r[:, E.R_DURAK],
-            "first_attacker": r[:, E.R_FIRST], "bouts": r[:, E.R_BOUTS],
-            "cards_left": r[:, E.R_CARDS_LEFT]}
+    return results_of_rows(batch.results, batch.rules.players)
 
 
-#: columns Parquet-dictionary-encoded (names, constants, small integers: bit-packed
-#: codes); ``deal``, a run of consecutive indices, is delta-encoded instead
-DICTIONARY_COLUMNS = tuple(c for c in COLUMNS if c != "deal")
+def results_of_rows(r: np.ndarray, players: int) -> dict:
+    """:func:`result_columns` of the kernel's result rows ``r`` of games at ``players``."""
+    from .kernel import layout as E   # the R_* column layout of the kernel's result rows
+
+    out = {"outcome": r[:, E.R_OUTCOME], "durak": r[:, E.R_DURAK],
+           "first_attacker": r[:, E.R_FIRST], "bouts": r[:, E.R_BOUTS],
+           "cards_left": r[:, E.R_CARDS_LEFT]}
+    if players > 2:
+        out["durak_team"] = r[:, E.R_DURAK_TEAM]
+        for s in range(players):
+            out[f"place{s}"] = r[:, E.R_PLACES + s]
+    return out
 
 
 def write_chunk(path: Path, table) -> tuple[int, str]:
@@ -230,8 +302,11 @@ def write_chunk(path: Path, table) -> tuple[int, str]:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + TMP_SUFFIX)
     with open(tmp, "wb") as f:
-        # a dictionary for ``deal`` too would take three times as long to read, and space
-        pq.write_table(table, f, compression="zstd", use_dictionary=list(DICTIONARY_COLUMNS),
+        # every column but ``deal`` Parquet-dictionary-encoded (names, constants, small
+        # integers: bit-packed codes); ``deal``, a run of consecutive indices, is
+        # delta-encoded: a dictionary would take three times as long to read, and space
+        pq.write_table(table, f, compression="zstd",
+                       use_dictionary=[c for c in table.column_names if c != "deal"],
                        column_encoding={"deal": "DELTA_BINARY_PACKED"},
                        write_statistics=False)
         f.flush()
@@ -274,7 +349,7 @@ def game_arrays(table, names: Sequence[str], columns: Sequence[str] = COLUMNS) -
     cols = {}
     for c in columns:
         col = table.column(c)
-        if c in ("seat0", "seat1", "outcome"):
+        if is_name_column(c) or c == "outcome":
             cats = list(names) if c != "outcome" else list(OUTCOMES)
             for ch in col.chunks:
                 if ch.dictionary.to_pylist() != cats:
@@ -299,7 +374,7 @@ def games_frame(table, names: Sequence[str], columns: Sequence[str] = COLUMNS):
     arrays = game_arrays(table, names, columns)
     cols = {}
     for c in columns:
-        if c in ("seat0", "seat1", "outcome"):
+        if is_name_column(c) or c == "outcome":
             cats = list(names) if c != "outcome" else list(OUTCOMES)
             # object categories: pandas' arrow-backed "str" makes every later take slow
             cols[c] = pd.Categorical.from_codes(arrays[c].astype(np.int64),
@@ -312,30 +387,40 @@ def games_frame(table, names: Sequence[str], columns: Sequence[str] = COLUMNS):
 # --------------------------------------------------------------------------------------
 # Manifest
 # --------------------------------------------------------------------------------------
-def partial_file(a: str, b: str, lo: int, hi: int) -> str:
+def partial_file(*lineup_lo_hi) -> str:
     """Relative path of the partial chunk (the games played so far) of a chunk.
 
     >>> partial_file("easy", "random", 0, 50000)
     'games/easy_vs_random/deals-000000000-000049999.partial.parquet'
     """
-    return chunk_file(a, b, lo, hi).replace(".parquet", ".partial.parquet")
+    return chunk_file(*lineup_lo_hi).replace(".parquet", ".partial.parquet")
 
 
-def chunk_file(a: str, b: str, lo: int, hi: int) -> str:
-    """Relative path of the chunk of pairing ``a, b`` holding deals ``lo .. hi - 1``.
+def chunk_file(*lineup_lo_hi) -> str:
+    """Relative path of the chunk of a line-up (its strategies, then ``lo, hi``) holding
+    deals ``lo .. hi - 1``.
 
     >>> chunk_file("easy", "random", 0, 50000)
     'games/easy_vs_random/deals-000000000-000049999.parquet'
+    >>> chunk_file("hard", "easy", "easy", 50000, 60000)
+    'games/hard_vs_easy_vs_easy/deals-000050000-000059999.parquet'
     """
-    return f"{GAMES_DIR}/{a}_vs_{b}/deals-{lo:09d}-{hi - 1:09d}.parquet"
+    *names, lo, hi = lineup_lo_hi
+    return f"{GAMES_DIR}/{'_vs_'.join(names)}/deals-{lo:09d}-{hi - 1:09d}.parquet"
+
+
+def entry_key(c: dict) -> tuple:
+    """The line-up of a manifest entry: its ``pairing`` (two players) or ``lineup``."""
+    return tuple(c["lineup"] if "lineup" in c else c["pairing"])
 
 
 @dataclass
 class Manifest:
     """The JSON index of an output folder: ``config`` (what the tournament is),
     ``provenance`` (who ran it: package version, command line, start time), ``chunks``
-    (finished chunks: ``pairing`` [a, b], ``deal_lo``, ``deal_hi`` (exclusive), ``file``,
-    ``rows``, ``sha256``) and ``partials`` (chunks of an interrupted run played in part: the
+    (finished chunks: ``pairing`` [a, b] (or at more than two players ``lineup``, the
+    strategies of the line-up), ``deal_lo``, ``deal_hi`` (exclusive), ``file``, ``rows``,
+    ``sha256``) and ``partials`` (chunks of an interrupted run played in part: the
     same keys and ``played_hi``, the end of the deals played; listed only while there are
     any)."""
 
@@ -346,8 +431,8 @@ class Manifest:
 
     @property
     def done(self) -> set:
-        """``(a, b, deal_lo)`` of every finished chunk."""
-        return {(c["pairing"][0], c["pairing"][1], c["deal_lo"]) for c in self.chunks}
+        """``(a, b, deal_lo)`` of every finished chunk (``(*lineup, deal_lo)``)."""
+        return {(*entry_key(c), c["deal_lo"]) for c in self.chunks}
 
     def to_dict(self) -> dict:
         d = {"format": MANIFEST_FORMAT, "config": self.config,
@@ -358,8 +443,8 @@ class Manifest:
 
     def save(self, out: Path) -> None:
         """Write ``manifest.json`` atomically (sorted keys, stable chunk order)."""
-        self.chunks.sort(key=lambda c: (c["pairing"], c["deal_lo"]))
-        self.partials.sort(key=lambda c: (c["pairing"], c["deal_lo"]))
+        self.chunks.sort(key=lambda c: (list(entry_key(c)), c["deal_lo"]))
+        self.partials.sort(key=lambda c: (list(entry_key(c)), c["deal_lo"]))
         atomic_write_text(Path(out) / MANIFEST,
                           json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n")
 
@@ -397,13 +482,18 @@ def _entry_problem(c, partial: bool) -> str | None:
     canonical name of its pairing and deals: a manifest never names another path."""
     if not isinstance(c, dict):
         return "not a JSON object"
-    keys = {"pairing", "deal_lo", "deal_hi", "file", "rows", "sha256"}
+    lineup = "lineup" in c
+    keys = {"lineup" if lineup else "pairing", "deal_lo", "deal_hi", "file", "rows", "sha256"}
     keys |= {"played_hi"} if partial else set()
     if keys - set(c):
         return f"missing {', '.join(sorted(keys - set(c)))}"
-    p = c["pairing"]
-    if not (isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)):
+    p = c["lineup"] if lineup else c["pairing"]
+    if not (isinstance(p, list) and all(isinstance(x, str) for x in p)):
+        return f"{'lineup' if lineup else 'pairing'} is not a list of strategy names"
+    if len(p) != 2 and not lineup:
         return "pairing is not two strategy names"
+    if lineup and not 3 <= len(p) <= 6:
+        return "lineup is not three to six strategy names"
     ints = ["deal_lo", "deal_hi", "rows"] + (["played_hi"] if partial else [])
     if not all(isinstance(c[k], int) and not isinstance(c[k], bool) and c[k] >= 0
                for k in ints):
@@ -412,43 +502,54 @@ def _entry_problem(c, partial: bool) -> str | None:
     end = c["played_hi"] if partial else hi
     if not lo < end <= hi:
         return f"deals {lo}..{end} of a chunk {lo}..{hi}"
-    if c["rows"] != 2 * (end - lo):
+    if not lineup and c["rows"] != 2 * (end - lo):
         return f"{c['rows']} rows for {end - lo} deals (two games each)"
+    if lineup and (c["rows"] == 0 or c["rows"] % (end - lo)):
+        return f"{c['rows']} rows for {end - lo} deals (the same games each)"
     if not (isinstance(c["sha256"], str) and len(c["sha256"]) == 64
             and all(ch in "0123456789abcdef" for ch in c["sha256"])):
         return "sha256 is not a SHA-256 in hex"
-    want = (partial_file if partial else chunk_file)(p[0], p[1], lo, hi)
+    want = (partial_file if partial else chunk_file)(*p, lo, hi)
     if c["file"] != want:
         return f"file {c['file']!r} is not {want!r}"
     return None
 
 
 def check_games(table, *, seed: int, names: Sequence[str], versions: Sequence[int],
-                pairing: tuple[str, str], lo: int, hi: int) -> str | None:
+                pairing: Sequence[str], lo: int, hi: int,
+                seatings: Sequence[Sequence[int]] | None = None) -> str | None:
     """What in a stored chunk's games contradicts what its manifest says they are (None:
-    nothing): seed, deal indices and seat swaps in order, strategies in their seats, and
-    their versions. ``hi``: the end of the deals stored (exclusive)."""
-    g = game_arrays(table, names, ("seed", "deal", "swap", "seat0", "seat1",
-                                   "seat0_version", "seat1_version"))
-    n = 2 * (hi - lo)
+    nothing): seed, deal indices and seatings in order, strategies in their seats, and
+    their versions. ``pairing``: the line-up; ``seatings``: its seatings (default as
+    :func:`games_table`'s); ``hi``: the end of the deals stored (exclusive)."""
+    players = len(pairing)
+    perms = np.asarray(seatings if seatings is not None else _default_seatings(pairing),
+                       dtype=np.int64)
+    k = len(perms)
+    seats = seat_columns(players)
+    g = game_arrays(table, names, id_columns(players))
+    n = k * (hi - lo)
     if len(g["deal"]) != n:
         return f"{len(g['deal'])} games where the manifest lists {n}"
     if n and not (g["seed"] == seed).all():
         return f"played with seed {int(g['seed'][0])}, the manifest says seed {seed}"
-    if not (np.array_equal(g["deal"], np.repeat(np.arange(lo, hi, dtype=np.int64), 2))
-            and np.array_equal(g["swap"], np.tile(np.array([0, 1], np.int8), hi - lo))):
-        return f"not the games of deals {lo}..{hi - 1}, each twice with the seats swapped"
-    a, b = (list(names).index(x) for x in pairing)
-    if not ((g["seat0"][0::2] == a).all() and (g["seat1"][0::2] == b).all()
-            and (g["seat0"][1::2] == b).all() and (g["seat1"][1::2] == a).all()):
-        return f"not games of {pairing[0]} against {pairing[1]}"
-    want = {names[a]: versions[a], names[b]: versions[b]}
-    for seat in ("seat0", "seat1"):
-        for code, name in ((a, names[a]), (b, names[b])):
+    if not (np.array_equal(g["deal"], np.repeat(np.arange(lo, hi, dtype=np.int64), k))
+            and np.array_equal(g[seating_column(players)], np.tile(np.arange(k), hi - lo))):
+        return (f"not the games of deals {lo}..{hi - 1}, " +
+                ("each twice with the seats swapped" if players == 2 else
+                 f"each once in each of its {k} seatings"))
+    codes = [list(names).index(x) for x in pairing]
+    want_seats = np.asarray(codes)[perms]                     # (seatings, seats)
+    if not all((g[c].reshape(-1, k) == want_seats[:, s]).all() for s, c in enumerate(seats)):
+        return (f"not games of {pairing[0]} against {pairing[1]}" if players == 2 else
+                f"not games of the line-up {', '.join(pairing)} in its seatings")
+    for seat in seats:
+        for code in dict.fromkeys(codes):
+            name, want = names[code], versions[code]
             got = g[f"{seat}_version"][g[seat] == code]
-            if len(got) and not (got == want[name]).all():
-                return (f"{name} played as version {int(got[got != want[name]][0])}, the "
-                        f"manifest says version {want[name]}")
+            if len(got) and not (got == want).all():
+                return (f"{name} played as version {int(got[got != want][0])}, the "
+                        f"manifest says version {want}")
     return None
 
 

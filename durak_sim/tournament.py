@@ -4,7 +4,11 @@ durably and reported; and the SPRT that stops a match as soon as it is decided.
 A tournament is a round robin (every two strategies of the field) or a gauntlet (one
 strategy against each of the others). Every pairing plays the SAME deal indices
 ``0 .. deals - 1`` of one master seed, each deal twice with the seats swapped (duplicate
-play), so luck of the deal cancels within a pairing and is shared across pairings.
+play), so luck of the deal cancels within a pairing and is shared across pairings. At a
+table of three to six players (``rules.players``) the pairings are *line-ups* of that many
+strategies and each deal is played in every seating of its line-up
+(:mod:`durak_sim.lineups`); the same machinery plays, stores and resumes them, and the
+report rates the strategies from their places (:mod:`durak_sim.place_report`).
 
 Games are played in blocks of about half a second, the pairings interleaved, and stored in
 chunks (``chunk_deals`` deal indices of one pairing, default 50,000) the moment a chunk is
@@ -90,7 +94,8 @@ class TournamentResult:
 
     ``complete``: every chunk is stored; ``report``: the :class:`durak_sim.report.Report`
     built at the end (``None`` when not asked for or not complete); ``deals_played``:
-    deal indices x pairings played in this session; ``seconds``: wall time of this session;
+    deal indices x line-ups (pairings) played in this session, ``games_played`` their
+    games; ``seconds``: wall time of this session;
     ``kernel_seconds``/``compile_seconds``: of its play; ``report_seconds``,
     ``report_cpu_seconds``: wall and CPU time of the report (its plot workers included);
     ``threads``: kernel threads (on a dask cluster: per task, ``None`` for the default);
@@ -104,6 +109,7 @@ class TournamentResult:
     chunks_done: int
     chunks_total: int
     deals_played: int = 0
+    games_played: int = 0
     seconds: float = 0.0
     kernel_seconds: float = 0.0
     compile_seconds: float = 0.0
@@ -135,7 +141,10 @@ class TournamentResult:
         if self.report is not None:
             print_report(self.report, console)
         if self.deals_played:
-            console.print(f"played {self.deals_played:,} deals x 2 seats in "
+            what = (f"{self.deals_played:,} deals x 2 seats" if self.config.players == 2 else
+                    f"{self.deals_played:,} deals in every seating ({self.games_played:,} "
+                    f"games)")
+            console.print(f"played {what} in "
                           f"{self.kernel_seconds:.2f} s of kernel time "
                           f"({self.deals_per_second:,.0f} deals/s "
                           f"{self._where()}; "
@@ -201,7 +210,7 @@ def _resume_config(out: Path, manifest: Manifest, strategies, deals, seed, chunk
     asked = {}
     if strategies or gauntlet is not None:
         asked_cfg = make_config(strategies, deals=stored.deals, seed=stored.seed,
-                                gauntlet=gauntlet)
+                                gauntlet=gauntlet, rules=rules or stored.rules)
         asked["strategies"] = asked_cfg.strategies
         asked["gauntlet"] = asked_cfg.gauntlet
     for key, value in (("deals", deals), ("seed", seed), ("chunk_deals", chunk_deals),
@@ -378,7 +387,7 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
     from . import runner
     from .play import cpu_count
 
-    wanted = {(a, b, lo) for lo, _ in config.chunk_ranges() for a, b in config.pairings()}
+    wanted = {(*key, lo) for lo, _ in config.chunk_ranges() for key in config.lineups()}
     total_chunks = len(wanted)
     result = TournamentResult(out=out, config=config, complete=False,
                               chunks_done=len(manifest.done & wanted), chunks_total=total_chunks,
@@ -418,6 +427,7 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
             # never fork (the report's drawing processes) while it may hold an import lock
             prefetcher.join()
     result.deals_played = played.deals
+    result.games_played = played.games
     result.kernel_seconds = played.kernel_seconds
     result.compile_seconds = played.compile_seconds
     result.chunk_counts = played.chunk_counts
@@ -442,7 +452,7 @@ def _write_timing(out: Path, result: TournamentResult, t_start: float,
     sessions.append({
         "threads": result.threads, "dask_workers": result.workers,
         "deals_played": result.deals_played,
-        "games_played": 2 * result.deals_played,
+        "games_played": result.games_played,
         "kernel_seconds": round(result.kernel_seconds, 4),
         "compile_seconds": round(result.compile_seconds, 4),
         "report_seconds": round(result.report_seconds, 4),

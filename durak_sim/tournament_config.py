@@ -6,10 +6,12 @@ of stored games against it (:func:`check_stored`).
 >>> cfg = make_config(["random", "easy"], deals=2000, seed=7)
 >>> cfg.pairings(), cfg.command()
 ([('random', 'easy')], 'durak-sim tournament random easy --deals 2000 --seed 7')
+>>> cfg = make_config(["random", "easy", "easy"], deals=100, seed=1, rules=Rules(players=3))
+>>> cfg.lineups(), len(cfg.seatings(cfg.lineups()[0])), cfg.games, cfg.command()
+([('random', 'easy', 'easy')], 3, 300, 'durak-sim tournament random easy easy --deals 100 --seed 1 --rules podkidnoy --players 3')
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -18,9 +20,10 @@ from typing import Sequence
 import numpy as np
 
 from .errors import UserError
-from .play import check_seed, resolve_strategies
+from .lineups import field_lineups, seating_plan, seatings
+from .play import check_seed, check_supported, resolve_strategies
 from .rules import RULES_VERSION, Rules
-from .storage import Manifest, StorageError
+from .storage import Manifest, StorageError, entry_key, id_columns
 
 #: deal indices per pairing of ``durak-sim tournament`` with no ``--deals``; each is played
 #: twice. The four built-in levels play them in about a minute on 2 cores (hard against easy,
@@ -43,8 +46,10 @@ def _quote(s: str) -> str:
 class TournamentConfig:
     """What a tournament is: everything its results depend on, plus its chunk size.
 
-    ``strategies``: the field in display order (a gauntlet's strategy first);
-    ``versions``: their versions; ``gauntlet``: ``None`` for a round robin."""
+    ``strategies``: the field in display order (a gauntlet's strategy first; at more than
+    two players a field of exactly ``rules.players`` may name a strategy more than once);
+    ``versions``: their versions; ``gauntlet``: ``None`` for a round robin; ``rules``: the
+    ruleset, whose ``players`` is the table size (:mod:`durak_sim.lineups`)."""
 
     strategies: tuple[str, ...]
     versions: tuple[int, ...]
@@ -55,19 +60,45 @@ class TournamentConfig:
     rules: Rules = Rules()
     plugins: tuple[str, ...] = ()
 
-    def pairings(self) -> list[tuple[str, str]]:
-        """The pairings ``(a, b)`` in play order; ``a`` sits in seat 0 of ``swap`` 0.
+    @property
+    def players(self) -> int:
+        return self.rules.players
 
-        >>> TournamentConfig(("random", "easy", "hard"), (1, 1, 1), 1, 10).pairings()
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The different strategies of the field, in field order (the stored games'
+        dictionary of names)."""
+        return tuple(dict.fromkeys(self.strategies))
+
+    @property
+    def name_versions(self) -> tuple[int, ...]:
+        """The versions of :attr:`names`."""
+        version = dict(zip(self.strategies, self.versions))
+        return tuple(version[n] for n in self.names)
+
+    def lineups(self) -> list[tuple[str, ...]]:
+        """The line-ups in play order (:func:`durak_sim.lineups.field_lineups`); at two
+        players the pairings ``(a, b)``, ``a`` in seat 0 of ``swap`` 0.
+
+        >>> TournamentConfig(("random", "easy", "hard"), (1, 1, 1), 1, 10).lineups()
         [('random', 'easy'), ('random', 'hard'), ('easy', 'hard')]
         >>> TournamentConfig(("hard", "random", "easy"), (1, 1, 1), 1, 10,
-        ...                  gauntlet="hard").pairings()
+        ...                  gauntlet="hard").lineups()
         [('hard', 'random'), ('hard', 'easy')]
         """
-        s = self.strategies
-        if self.gauntlet is not None:
-            return [(s[0], x) for x in s[1:]]
-        return [(s[i], s[j]) for i in range(len(s)) for j in range(i + 1, len(s))]
+        return field_lineups(self.strategies, self.players, self.gauntlet is not None)
+
+    pairings = lineups
+
+    def seatings(self, lineup: Sequence[str]) -> list[tuple[int, ...]]:
+        """The seatings of a line-up (:func:`durak_sim.lineups.seatings`): each deal is
+        played once in each."""
+        return seatings(tuple(lineup), self.rules.teams)
+
+    def seating_plan(self, lineup: Sequence[str]) -> list:
+        """The seatings of a line-up grouped into kernel calls
+        (:func:`durak_sim.lineups.seating_plan`)."""
+        return seating_plan(self.seatings(lineup))
 
     def chunk_ranges(self) -> list[tuple[int, int]]:
         """``(lo, hi)`` deal ranges of the chunks (``hi`` exclusive), in play order."""
@@ -76,7 +107,7 @@ class TournamentConfig:
 
     @property
     def games(self) -> int:
-        return 2 * self.deals * len(self.pairings())
+        return self.deals * sum(len(self.seatings(k)) for k in self.lineups())
 
     def command(self) -> str:
         """The command that plays this tournament again (threads, output folder and chunk
@@ -91,8 +122,10 @@ class TournamentConfig:
         else:
             parts += list(self.strategies)
         parts += ["--deals", str(self.deals), "--seed", str(self.seed)]
-        if self.rules != Rules():  # pragma: no cover - one ruleset is implemented today
-            parts += ["--rules", json.dumps(self.rules.to_dict(), sort_keys=True)]
+        rules = self.rules.cli_args()
+        if self.players > 2 and "--players" not in rules:   # (the table size, said)
+            rules += ["--players", str(self.players)]
+        parts += rules
         for p in self.plugins:
             parts += ["--plugin", p]
         return " ".join(_quote(p) for p in parts)
@@ -119,11 +152,18 @@ class TournamentConfig:
         try:
             names = tuple(s["name"] for s in d["strategies"])
             versions = tuple(s["version"] for s in d["strategies"])
-            if len(names) < 2 or len(set(names)) != len(names) or \
-                    not all(isinstance(n, str) and n for n in names):
-                raise ValueError("strategies must be two or more different names")
+            rules = Rules.from_dict(d["rules"])
+            if len(names) < 2 or not all(isinstance(n, str) and n for n in names):
+                raise ValueError("strategies must be two or more names")
+            if len(set(names)) != len(names) and (rules.players == 2
+                                                  or len(names) != rules.players):
+                raise ValueError("strategies must be different names (or one line-up)")
+            if len(names) < rules.players:
+                raise ValueError(f"{len(names)} strategies for {rules.players} players")
             if not all(isinstance(v, int) and not isinstance(v, bool) for v in versions):
                 raise ValueError("strategy versions must be integers")
+            if len(set(zip(names, versions))) != len(set(names)):
+                raise ValueError("a strategy listed twice with two versions")
             gauntlet = d.get("gauntlet")
             if gauntlet is not None and gauntlet != names[0]:
                 raise ValueError("the gauntlet strategy must be listed first")
@@ -133,27 +173,37 @@ class TournamentConfig:
             return cls(strategies=names, versions=versions, seed=integer("seed", 0, MAX_INDEX),
                        deals=integer("deals", 1, MAX_DEALS),
                        chunk_deals=integer("chunk_deals", 1, MAX_CHUNK_DEALS),
-                       gauntlet=gauntlet, rules=Rules.from_dict(d["rules"]),
-                       plugins=tuple(plugins))
+                       gauntlet=gauntlet, rules=rules, plugins=tuple(plugins))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise StorageError(f"malformed tournament config in manifest: "
                                f"{str(exc).splitlines()[0] if str(exc) else exc!r}") from None
 
     def check(self, manifest: Manifest) -> None:
-        """The manifest's chunks must be chunks of this tournament: its pairings and chunk
-        ranges, each once (``StorageError`` otherwise)."""
-        pairings = set(self.pairings())
+        """The manifest's chunks must be chunks of this tournament: its line-ups (pairings)
+        and chunk ranges, each once, with a game per seating of each deal
+        (``StorageError`` otherwise)."""
+        lineups = {k: len(self.seatings(k)) for k in self.lineups()}
         ranges = dict(self.chunk_ranges())
+        field = "pairing" if self.players == 2 else "lineup"
         for kind, entries in (("chunk", manifest.chunks), ("partial chunk", manifest.partials)):
             seen = set()
             for c in entries:
-                key = (tuple(c["pairing"]), c["deal_lo"])
-                if key[0] not in pairings:
-                    raise StorageError(f"manifest lists a {kind} of {key[0][0]} vs "
-                                       f"{key[0][1]}, not a pairing of its tournament")
+                if field not in c:
+                    raise StorageError(f"manifest lists a {kind} without a {field}")
+                key = (entry_key(c), c["deal_lo"])
+                if key[0] not in lineups:
+                    raise StorageError(
+                        f"manifest lists a {kind} of {key[0][0]} vs {key[0][1]}, not a "
+                        f"pairing of its tournament" if self.players == 2 else
+                        f"manifest lists a {kind} of {', '.join(key[0])}, not a line-up of "
+                        f"its tournament")
                 if ranges.get(c["deal_lo"]) != c["deal_hi"]:
                     raise StorageError(f"manifest lists a {kind} of deals {c['deal_lo']}.."
                                        f"{c['deal_hi'] - 1}, not a chunk of its tournament")
+                end = c.get("played_hi", c["deal_hi"])
+                if c["rows"] != lineups[key[0]] * (end - c["deal_lo"]):
+                    raise StorageError(f"manifest lists {c['rows']} rows for the {kind} "
+                                       f"{c['file']}, not {lineups[key[0]]} games a deal")
                 if key in seen:
                     raise StorageError(f"manifest lists the {kind} {c['file']} twice")
                 seen.add(key)
@@ -164,9 +214,11 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
                 rules: Rules = Rules(), plugins: Sequence[str] = ()) -> TournamentConfig:
     """Validate a tournament's options and resolve its strategies (aliases, versions).
 
-    No ``strategies``: every built-in level (``registry.builtin_levels()``), or with a
-    ``gauntlet`` every built-in level other than it. No ``chunk_deals``: :data:`CHUNK_DEALS`,
-    or more when the tournament would otherwise have more than ``limits.MAX_CHUNKS`` chunks.
+    No ``strategies``: every built-in level that plays ``rules``
+    (``registry.builtin_levels()``), or with a ``gauntlet`` every such level other than it.
+    No ``chunk_deals``: :data:`CHUNK_DEALS`, or more when the tournament would otherwise
+    have more than ``limits.MAX_CHUNKS`` chunks. ``rules.players`` is the table size: a
+    larger field plays every line-up of that many (:mod:`durak_sim.lineups`).
 
     >>> make_config(["random", "easy"], deals=10**6, seed=1).chunk_deals
     50000
@@ -185,35 +237,39 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
         raise UserError(f"chunk size must be an integer in 1..{MAX_CHUNK_DEALS:,}, got "
                         f"{chunk_deals!r}")
     seed = check_seed(seed)
+    players = rules.players
     names = list(strategies) if strategies else []
+
+    def plays(n: str) -> bool:
+        return resolve_strategies([n])[0].supports(rules)
+
     if gauntlet is not None:
         g = resolve_strategies([gauntlet])[0]
-        if not names:
-            names = [n for n in builtin_levels() if n != g.name]
+        if not names:   # the built-in levels that play the ruleset
+            names = [n for n in builtin_levels() if n != g.name and plays(n)]
         others = resolve_strategies(names)
         if any(s.name == g.name for s in others):
             raise UserError(f"the gauntlet strategy {g.name!r} is also listed among its "
                             f"opponents")
         strats = [g, *others]
     else:
-        strats = resolve_strategies(names or builtin_levels())
-    seen = set()
-    for s in strats:
-        if s.name in seen:
-            raise UserError(f"strategy {s.name!r} is listed twice")
-        seen.add(s.name)
-    if len(strats) < 2:
-        raise UserError(f"a tournament needs at least two strategies, got "
-                        f"{len(strats)} ({', '.join(s.name for s in strats) or 'none'})")
-    n_pairings = len(strats) - 1 if gauntlet is not None else len(strats) * (len(strats) - 1) // 2
-    per_pairing = MAX_CHUNKS // n_pairings
+        # the default field: the built-in levels that play the ruleset
+        strats = resolve_strategies(names or [n for n in builtin_levels() if plays(n)])
+    check_supported(strats, rules)
+    _check_field([s.name for s in strats], rules, gauntlet is not None)
+    n_lineups = len(field_lineups([s.name for s in strats], players, gauntlet is not None))
+    if n_lineups > MAX_CHUNKS:
+        raise UserError(f"{len(strats)} strategies make {n_lineups:,} line-ups of {players}, "
+                        f"more than {MAX_CHUNKS:,}: name fewer")
+    per_pairing = MAX_CHUNKS // n_lineups
     if chunk_deals is None:
         chunk_deals = min(MAX_CHUNK_DEALS, max(CHUNK_DEALS, -(-deals // per_pairing)))
-    chunks = -(-deals // chunk_deals) * n_pairings
+    chunks = -(-deals // chunk_deals) * n_lineups
     if chunks > MAX_CHUNKS:
         need = -(-deals // per_pairing)
+        what = "pairing" if players == 2 else "line-up"
         raise UserError(f"{deals:,} deals in chunks of {chunk_deals:,} make {chunks:,} chunks "
-                        f"for {n_pairings} pairing{'s' if n_pairings != 1 else ''}, more than "
+                        f"for {n_lineups} {what}{'s' if n_lineups != 1 else ''}, more than "
                         f"{MAX_CHUNKS:,}: " + (f"use --chunk {need} or more" if need <=
                                               MAX_CHUNK_DEALS else "play fewer deals"))
     return TournamentConfig(strategies=tuple(s.name for s in strats),
@@ -221,6 +277,32 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
                             deals=int(deals), chunk_deals=int(chunk_deals),
                             gauntlet=strats[0].name if gauntlet is not None else None,
                             rules=rules, plugins=tuple(plugins))
+
+
+def _check_field(names: list, rules: Rules, gauntlet: bool) -> None:
+    """A field that gives line-ups of ``rules.players``: two or more strategies, different
+    ones unless the field is exactly one line-up of more than two players (``UserError``)."""
+    players = rules.players
+    distinct = list(dict.fromkeys(names))
+    one_lineup = players > 2 and len(names) == players
+    for n in distinct:
+        if names.count(n) > 1 and not one_lineup:
+            more = (f" (a strategy may sit more than once only in a field of exactly "
+                    f"{players}, one line-up)" if players > 2 else "")
+            raise UserError(f"strategy {n!r} is listed twice{more}")
+    if len(names) < 2:
+        raise UserError(f"a tournament needs at least two strategies, got "
+                        f"{len(names)} ({', '.join(names) or 'none'})")
+    if len(names) < players:
+        seats = ([distinct[0], *(distinct[1:] * players)[:players - 1]] if gauntlet else
+                 (distinct * players)[:players])
+        example = " ".join(["durak-sim tournament", *(["--gauntlet"] if gauntlet else []),
+                            *seats, *rules.cli_args()])
+        raise UserError(f"a tournament at tables of {players} players needs {players} "
+                        f"strategies a table, the field has {len(distinct)} "
+                        f"({', '.join(distinct)}): list a strategy more than once to seat it "
+                        f"more than once, e.g. {example} (or, for two-player pairings, "
+                        f"{'leave out --rules teams' if rules.teams else 'give --players 2'})")
 
 
 def default_out_dir(seed: int, now: datetime | None = None, parent: Path = RUNS_DIR) -> Path:
@@ -242,26 +324,42 @@ def default_out_dir(seed: int, now: datetime | None = None, parent: Path = RUNS_
 def check_stored(out: Path, manifest: Manifest, config: TournamentConfig,
                  chunks: Sequence[dict] | None = None) -> None:
     """The stored games of ``chunks`` (default: every chunk of the manifest) must be what
-    the manifest says they are: its seed, pairings, deals and strategy versions
-    (``storage.check_games``); a ``UserError`` names the first that is not. Damaged files
-    are another matter (``_drop_damaged``): this is a manifest edited, or two tournaments
-    mixed, which no resume or report may paper over."""
-    from .storage import check_games, read_chunks
+    the manifest says they are: its seed, line-ups (pairings), deals, seatings and strategy
+    versions (``storage.check_games``); a ``UserError`` names the first that is not.
+    Damaged files are another matter (``_drop_damaged``): this is a manifest edited, or two
+    tournaments mixed, which no resume or report may paper over."""
+    from .storage import read_chunks
 
     config.check(manifest)
     for c in manifest.chunks if chunks is None else chunks:
-        table = read_chunks(out, [c], verify=False, columns=ID_COLUMNS)
-        problem = check_games(table, seed=config.seed, names=config.strategies,
-                              versions=config.versions, pairing=tuple(c["pairing"]),
-                              lo=c["deal_lo"], hi=c["deal_hi"])
-        if problem:
-            raise UserError(f"{out}: its stored games do not match its manifest ({c['file']}: "
-                            f"{problem}); the manifest was edited or mixes two tournaments")
+        table = read_chunks(out, [c], verify=False, columns=id_columns(config.players))
+        stored_problem(out, config, c, table)
 
 
-#: the columns that say which games a chunk holds
-ID_COLUMNS = ("seed", "deal", "swap", "seat0", "seat1", "seat0_version", "seat1_version")
+def games_problem(config: TournamentConfig, c: dict, table, hi: int | None = None):
+    """What in ``table`` (the games of the manifest entry ``c``, deals up to ``hi``,
+    default its ``deal_hi``) contradicts ``config`` (None: nothing); see
+    ``storage.check_games``."""
+    from .storage import check_games
+
+    key = entry_key(c)
+    return check_games(table, seed=config.seed, names=config.names,
+                       versions=config.name_versions, pairing=key, lo=c["deal_lo"],
+                       hi=c["deal_hi"] if hi is None else hi, seatings=config.seatings(key))
+
+
+def stored_problem(out: Path, config: TournamentConfig, c: dict, table) -> None:
+    """:func:`games_problem` of a finished chunk as the one-line ``UserError`` of
+    :func:`check_stored`."""
+    problem = games_problem(config, c, table)
+    if problem:
+        raise UserError(f"{out}: its stored games do not match its manifest ({c['file']}: "
+                        f"{problem}); the manifest was edited or mixes two tournaments")
+
+
+#: the columns that say which games a chunk of two players holds
+ID_COLUMNS = id_columns(2)
 
 
 __all__ = ["CHUNK_DEALS", "DEFAULT_DEALS", "ID_COLUMNS", "RUNS_DIR", "TournamentConfig",
-           "check_stored", "default_out_dir", "make_config"]
+           "check_stored", "default_out_dir", "games_problem", "make_config", "stored_problem"]

@@ -1,0 +1,300 @@
+"""The report of a tournament at tables of three to six players, built from its stored
+games alone (as :mod:`durak_sim.report` builds a two-player one, whose ``build_report``
+and ``durak-sim report DIR`` come here for such a folder).
+
+Every chunk is read once, checked against the manifest, and counted into a
+:class:`durak_sim.place_counts.PlaceTally` (bounded memory, whatever the number of games);
+every table and figure comes from that tally (:mod:`durak_sim.place_stats`,
+:mod:`durak_sim.place_plots`). Written at the top of the folder:
+
+======================  ============================================================
+``ratings.csv``         Plackett-Luce ratings from the places (Elo scale, field mean 0,
+                        a weak prior), deal-bootstrap 95% intervals
+``strategies.csv``      per strategy: first-out, Durak and draw rates with Wilson 95%
+                        intervals, mean place with a deal-bootstrap interval, places
+``lineups.csv``         the same per line-up and strategy
+``seats.csv``           Durak and first-out rates and mean place by seat
+``first_attacker.csv``  the same by position after the first attacker
+``teams.csv``           with teams: per team and opponents, losses and draws
+``game_length.csv``     bouts and the Durak's cards left, overall and per line-up
+``convergence.csv``     each strategy's mean place as the deals accumulate, 95% band
+``plots/*.png|svg``     ratings, places, seats, convergence
+``report.md|html``      all of the above for people (the HTML self-contained)
+======================  ============================================================
+
+The same tournament writes the same bytes whatever threads, chunking or resumes produced
+its games; an undefined value is an empty CSV cell and a dash in the documents.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import place_stats as ps
+from .formatting import ci, num, pct_ci
+from .place_counts import BOOTSTRAP, PlaceTally
+from .document import PLOTS_DIR, Doc
+from .report import Report, _stored_chunks, document_head, rank_by_rating, write_report
+
+#: table name -> CSV file, in report order (``teams`` only with teams)
+TABLE_FILES = {"ratings": "ratings.csv", "strategies": "strategies.csv",
+               "lineups": "lineups.csv", "seats": "seats.csv",
+               "first_attacker": "first_attacker.csv", "teams": "teams.csv",
+               "game_length": "game_length.csv", "convergence": "convergence.csv"}
+#: line-up rows shown in the documents at most (all of them are in lineups.csv)
+DOC_LINEUP_ROWS = 60
+#: deals counted at a time (the counting's temporary arrays: a few hundred bytes a game)
+SLICE_DEALS = 8192
+
+
+def count_stored(out: Path, manifest, config) -> PlaceTally:
+    """Every finished chunk of the folder, read (checksums verified), checked against the
+    manifest (``UserError`` if it is not what the manifest says) and counted, in the
+    canonical order."""
+    from .storage import entry_key, game_arrays, read_chunks, result_keys, seating_column
+    from .tournament_config import stored_problem
+
+    config.check(manifest)
+    tally = PlaceTally.of(config)
+    seating = seating_column(config.players)
+    for c in _stored_chunks(out, manifest, config):
+        table = read_chunks(out, [c], verify=True)
+        stored_problem(out, config, c, table)
+        g = game_arrays(table, config.names, ("deal", seating, *result_keys(config.players)))
+        deals, seat = g.pop("deal"), g.pop(seating).astype(np.int64)
+        step = SLICE_DEALS * len(config.seatings(entry_key(c)))
+        for lo in range(0, len(deals), step):   # (whole deals: every seating of each)
+            part = slice(lo, lo + step)
+            tally.add(entry_key(c), deals[part], seat[part], {k: v[part] for k, v in g.items()})
+    return tally
+
+
+def compute_tables(tally: PlaceTally, config) -> tuple[dict, list]:
+    """Every table of the report (:data:`TABLE_FILES`); ``(tables, notes)``. Strategies in
+    the order of their ratings, highest first (ties, and a field without ratings, in the
+    config's order)."""
+    notes = []
+    played = tally.place_hist.sum(axis=(0, 2))
+    present = [n for i, n in enumerate(tally.names) if played[i]]
+    version = dict(zip(config.names, config.name_versions))
+    ratings, order = rank_by_rating(
+        present, lambda: ps.pl_ratings(tally), "Plackett-Luce", notes,
+        lambda order: [played[tally.names.index(n)] for n in order])
+    strategies = ps.strategy_table(tally).set_index("strategy").loc[order].reset_index()
+    for t in (ratings, strategies):
+        t.insert(1, "version", [version[n] for n in t["strategy"]])
+    tables = {"ratings": ratings, "strategies": strategies,
+              "lineups": ps.lineup_table(tally, order), "seats": ps.seat_table(tally),
+              "first_attacker": ps.first_attacker_table(tally),
+              "game_length": ps.game_length_table(tally),
+              "convergence": ps.convergence(tally, order)}
+    if config.rules.teams:
+        tables["teams"] = ps.team_table(tally)
+    return tables, notes
+
+
+def build_place_report(out: Path, manifest, config, lap) -> Report:
+    """:func:`durak_sim.report.build_report` of a tournament at more than two players."""
+    from .place_plots import render_all
+
+    tally = count_stored(out, manifest, config)
+    lap("counts")
+    tables, notes = compute_tables(tally, config)
+    rep = Report(out=out, config=config, manifest=manifest, tables=tables,
+                 games=int(tally.games.sum()), chunks_done=len(manifest.chunks),
+                 chunks_total=len(config.lineups()) * len(config.chunk_ranges()),
+                 notes=notes, seconds=lap.seconds)
+    files = {k: v for k, v in TABLE_FILES.items() if k in tables}
+    return write_report(rep, files, lap,
+                        lambda: render_all(tables, config.players, out / PLOTS_DIR), _document)
+
+
+# --------------------------------------------------------------------------------------
+# The documents
+# --------------------------------------------------------------------------------------
+def seating_text(config) -> str:
+    """How each deal of a line-up is seated, in words."""
+    n = config.players
+    if n <= 4:
+        what = "every distinct order of the line-up over the seats"
+    else:
+        what = ("the rotations of the line-up and of its mirror image, distinct ones (every "
+                "strategy in every seat equally often, each neighbour met on both sides)")
+    if config.rules.teams:
+        what += (", those that keep the line-up's partnerships (positions 0, 2, 4 against "
+                 "1, 3, 5)")
+    counts = sorted({len(config.seatings(k)) for k in config.lineups()})
+    return f"{what}: {' or '.join(map(str, counts))} seatings a line-up"
+
+
+def _format(config) -> str:
+    n, k = config.players, len(config.lineups())
+    if len(config.strategies) == n:
+        return (f"{'gauntlet of ' + config.gauntlet + ', ' if config.gauntlet else ''}one "
+                f"line-up of {n}: {', '.join(config.strategies)}")
+    if config.gauntlet is not None:
+        return (f"gauntlet at tables of {n}: {config.gauntlet} with every {n - 1} of the "
+                f"{len(config.strategies) - 1} others ({k} line-up{'s' if k != 1 else ''})")
+    if len(config.strategies) == n:
+        return f"one line-up of {n}: {', '.join(config.strategies)}"
+    return (f"round robin of {len(config.strategies)} strategies at tables of {n}: every {n} "
+            f"of them, {k} line-ups")
+
+
+def _mean_place(x) -> str:
+    return f"{num(x.mean_place, '.3f')} [{num(x.mean_place_lo, '.3f')}, " \
+           f"{num(x.mean_place_hi, '.3f')}]" if np.isfinite(x.mean_place_lo) else \
+        num(x.mean_place, ".3f")
+
+
+def _positions_rows(t: pd.DataFrame, col: str) -> list:
+    return [[getattr(x, col), f"{x.games:,}", pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
+             pct_ci(x.first_rate, x.first_lo, x.first_hi), num(x.mean_place, ".3f")]
+            for x in t.itertuples()]
+
+
+def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
+    cfg, t = rep.config, rep.tables
+    n = cfg.players
+    title = (f"durak-sim tournament at {n} players: " + (
+        f"{cfg.gauntlet} against {', '.join(cfg.strategies[1:])}" if cfg.gauntlet else
+        ", ".join(cfg.strategies)))
+    doc = document_head(rep, title, [
+        ["format", _format(cfg)],
+        ["strategies", ", ".join(f"{x} v{v}" for x, v in zip(cfg.names, cfg.name_versions))],
+        ["table", cfg.rules.describe()],
+        ["seatings", seating_text(cfg)],
+        ["deals", f"{cfg.deals:,} per line-up (deal indices 0..{cfg.deals - 1}, the same "
+                  f"deals at every table), each played once in every seating: "
+                  f"{cfg.games:,} games"]])
+
+    doc.h(2, "Ratings")
+    doc.p(f"Plackett-Luce maximum likelihood on the places: each game read as successive "
+          f"choices of the next player out among the players still in, up to a tie (the "
+          f"seats of a draw, or of a losing team, share the last place); a strategy seated "
+          f"twice is two players of one strength. Elo scale (400·log10 of the strength), "
+          f"field mean 0, with one virtual choice between every two strategies that met, "
+          f"each winning half of it (a weak prior, as the two-player ratings' virtual drawn "
+          f"game: a strategy that always finished ahead still gets a finite rating); 95% "
+          f"percentile intervals from {BOOTSTRAP} resamples of whole deals (every seating "
+          f"and line-up of a deal together; Poisson weights drawn from seed {cfg.seed} and "
+          f"the deal). Every table below lists the strategies in the order of these ratings.")
+    doc.table(["rank", "strategy", "version", "rating", "95% CI", "seat-games"],
+              [[i + 1 if np.isfinite(x.rating) else "-", x.strategy, x.version,
+                num(x.rating, "+.1f"), ci(x.lo, x.hi), f"{x.games:,}"]
+               for i, x in enumerate(t["ratings"].itertuples())], left=2)
+    doc.img("ratings", "Plackett-Luce ratings with deal-bootstrap 95% intervals")
+
+    doc.h(2, "Strategies")
+    doc.p(f"All seat-games of each strategy (one a game, two where it sits twice). First "
+          f"out: the first to leave (not in a draw); Durak: lost (with teams: its team "
+          f"lost); draw: among the seats of a drawn deal. Wilson 95% intervals, each "
+          f"seat-game a trial (the games of one deal share its cards: these intervals are "
+          f"somewhat narrow); mean place (1 first out, {n} the Durak) with a deal-bootstrap "
+          f"95% interval.")
+    places = "/".join(str(p) for p in range(1, n + 1))
+    doc.table(["strategy", "version", "seat-games", "first out % [95% CI]",
+               "Durak % [95% CI]", "draw % [95% CI]", "mean place [95% CI]",
+               f"places {places}"],
+              [[x.strategy, x.version, f"{x.games:,}",
+                pct_ci(x.first_rate, x.first_lo, x.first_hi),
+                pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
+                pct_ci(x.draw_rate, x.draw_lo, x.draw_hi), _mean_place(x),
+                " / ".join(f"{getattr(x, f'place{p}'):,}" for p in range(1, n + 1))]
+               for x in t["strategies"].itertuples()])
+    doc.img("places", "share of each strategy's seat-games in each place")
+
+    lu = t["lineups"]
+    if len(cfg.lineups()) > 1:
+        doc.h(2, "Line-ups")
+        more = len(lu) - DOC_LINEUP_ROWS
+        doc.p("Each strategy in each line-up (Wilson 95% intervals)" + (
+            f"; the first {DOC_LINEUP_ROWS} rows, all {len(lu):,} in `lineups.csv`."
+            if more > 0 else "."))
+        doc.table(["line-up", "strategy", "deals", "seat-games", "mean place",
+                   "Durak % [95% CI]", "first out % [95% CI]"],
+                  [[x.lineup, x.strategy, f"{x.deals:,}", f"{x.games:,}",
+                    num(x.mean_place, ".3f"), pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
+                    pct_ci(x.first_rate, x.first_lo, x.first_hi)]
+                   for x in lu.head(DOC_LINEUP_ROWS).itertuples()], left=2)
+
+    doc.h(2, "Seats and the first attacker")
+    doc.p(f"Durak and first-out rates by seat, and by position after the first attacker "
+          f"((seat - first attacker) mod {n}: 0 is the first attacker, 1 its defender), "
+          f"Wilson 95% intervals; without an advantage each rate is 1/{n} "
+          f"({100 / n:.2f}%) less the draws.")
+    heads = ["games", "Durak % [95% CI]", "first out % [95% CI]", "mean place"]
+    doc.table(["seat", *heads], _positions_rows(t["seats"], "seat"))
+    doc.table(["after the first attacker", *heads],
+              _positions_rows(t["first_attacker"], "position"))
+    doc.img("seats", "Durak and first-out rates by seat and by position after the first "
+                     "attacker")
+
+    if "teams" in t:
+        doc.h(2, "Teams")
+        doc.p("Per partnership (its strategies) and its opponents: the team's games, wins, "
+              "losses and draws, Wilson 95% intervals.")
+        doc.table(["team", "opponents", "team-games", "won", "lost % [95% CI]",
+                   "draws % [95% CI]"],
+                  [[x.team, x.opponents, f"{x.games:,}", f"{x.won:,}",
+                    pct_ci(x.lost_rate, x.lost_lo, x.lost_hi),
+                    pct_ci(x.draws_rate, x.draws_lo, x.draws_hi)]
+                   for x in t["teams"].itertuples()], left=2)
+
+    doc.h(2, "Convergence")
+    doc.p("Each strategy's mean place over the first deals of every line-up, as they "
+          "accumulate, with its deal-bootstrap 95% band (`convergence.csv`).")
+    doc.img("convergence", "mean place as the deals accumulate, with 95% bands")
+
+    doc.h(2, "Game length")
+    doc.p("Bouts per game; cards left in the Durak's hand (with teams: the losing team's "
+          "hands), decisive games.")
+    doc.table(["line-up", "games", "bouts mean", "sd", "min", "p25", "median", "p75", "max",
+               "Durak's cards left mean"],
+              [["all games" if x.lineup == ps.ALL else x.lineup, f"{x.games:,}",
+                num(x.bouts_mean, ".2f"), num(x.bouts_sd, ".2f"), num(x.bouts_min, "g"),
+                num(x.bouts_p25, "g"), num(x.bouts_median, "g"), num(x.bouts_p75, "g"),
+                num(x.bouts_max, "g"), num(x.cards_left_mean, ".2f")]
+               for x in t["game_length"].head(DOC_LINEUP_ROWS + 1).itertuples()])
+
+    doc.h(2, "Files")
+    files = [v for k, v in TABLE_FILES.items() if k in t]
+    doc.p("Tables as CSV: " + ", ".join(f"`{v}`" for v in files)
+          + f". Plots as PNG and SVG in `{PLOTS_DIR}/`. Every game in `games/` (Parquet, one "
+          "folder per line-up, one file per chunk of deals: each game's seating, strategies "
+          "and places), indexed with checksums by `manifest.json`; timings in "
+          "`timing.json`.")
+    doc.blocks = [b for b in doc.blocks if b[0] != "img" or b[1] in plots]
+    return doc, title
+
+
+def print_place_report(rep: Report, console) -> None:
+    """The main tables of an N-player report on the terminal (rich)."""
+    from rich.console import Console
+
+    from .report import print_head, print_table
+
+    if console.width < 150:   # (the intervals stay on one line)
+        console = Console(width=150, file=console.file)
+    cfg, t = rep.config, rep.tables
+    print_head(console, rep, f"{_format(cfg)}; {cfg.deals:,} deals per line-up in every "
+                             f"seating, seed {cfg.seed}, {cfg.rules.tag}")
+    print_table(console, "Plackett-Luce ratings (Elo scale, field mean 0) and places",
+                ["strategy", "rating", "95% CI", "mean place [95% CI]",
+                 "first out % [95% CI]", "Durak % [95% CI]", "seat-games"],
+                [[x.strategy, num(r.rating, "+.1f"), ci(r.lo, r.hi), _mean_place(x),
+                  pct_ci(x.first_rate, x.first_lo, x.first_hi),
+                  pct_ci(x.durak_rate, x.durak_lo, x.durak_hi), f"{x.games:,}"]
+                 for r, x in zip(t["ratings"].itertuples(), t["strategies"].itertuples())])
+    console.print("Durak by seat: " + "; ".join(
+        f"seat {x.seat} {pct_ci(x.durak_rate, x.durak_lo, x.durak_hi)}"
+        for x in t["seats"].itertuples()))
+    for note in rep.notes:
+        console.print(f"note: {note}")
+    console.print(f"report: {rep.out / 'report.md'}, {rep.out / 'report.html'}")
+
+
+__all__ = ["TABLE_FILES", "build_place_report", "compute_tables", "count_stored",
+           "print_place_report", "seating_text"]

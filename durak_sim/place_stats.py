@@ -1,0 +1,325 @@
+"""Statistics of tournaments at tables of three to six players, from a
+:class:`durak_sim.place_counts.PlaceTally`: places, Durak, first-out and draw rates with
+Wilson 95% intervals, the mean place with a deal-bootstrap interval, results by seat, by
+position after the first attacker and by team, game length, and the Plackett-Luce ratings.
+
+**Plackett-Luce** (Luce 1959, Plackett 1975): strategy ``x`` has a strength
+``pi_x = exp(theta_x)``; of the seats still in a game, the one that goes out next is seat
+``s`` with probability ``pi_x(s) / sum of pi over the seats still in``. A game's places are
+read as such choices, first out first, until a tie (the seats of a draw, or of the losing
+team, share the last place: no order among them is told). A strategy twice at a table is
+two seats of one strength: it counts twice in the sum. The log-likelihood of choices won
+``W_x`` and choices made ``n_S`` from each multiset ``S`` (``m_Sx`` seats of ``x``) is
+``sum_x W_x theta_x - sum_S n_S log(sum_x m_Sx exp(theta_x))``, concave; it is maximised by
+Newton's method. At two players this is Bradley-Terry.
+
+Prior: as the two-player ratings add one virtual drawn game to every pairing, every two
+strategies that met at a table get one virtual choice between the two of them that each won
+half of: a strategy that always won still gets a finite rating. Ratings are
+``400 log10 pi`` (the Elo scale), field mean 0; 95% intervals are percentiles of the fits
+to the deal bootstrap's resamples (:mod:`durak_sim.place_counts`), the prior in each.
+
+>>> import numpy as np
+>>> sets = [(1, 1)]                                 # two strategies, one table of two
+>>> theta = plackett_luce(np.array([[3.5, 1.5]]), np.array([[5.0]]), sets)[0]
+>>> round(float(elo_of(theta)[0] - elo_of(theta)[1]), 2)   # = 400 log10(3.5 / 1.5)
+147.19
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .stats import ELO_PER_NAT, wilson_interval
+
+ALL = "*"
+
+
+def elo_of(theta: np.ndarray) -> np.ndarray:
+    """Log-strengths as ratings on the Elo scale, mean 0."""
+    theta = np.asarray(theta, dtype=float)
+    return ELO_PER_NAT * (theta - theta.mean(axis=-1, keepdims=True))
+
+
+# --------------------------------------------------------------------------------------
+# Plackett-Luce
+# --------------------------------------------------------------------------------------
+def _pl_parts(theta, w, n, m, want_hess: bool):
+    """Log-likelihood, gradient and (``want_hess``) minus the Hessian, per row."""
+    top = theta.max(axis=1, keepdims=True)
+    e = np.exp(theta - top)                                    # (R, K)
+    den = e @ m.T                                              # (R, S)
+    ll = (w * theta).sum(axis=1) - (n * (np.log(den) + top)).sum(axis=1)
+    if not want_hess:
+        return ll, None, None
+    q = m[None, :, :] * e[:, None, :] / den[:, :, None]        # (R, S, K): share of each
+    nq = n[:, :, None] * q
+    expected = nq.sum(axis=1)
+    hess = np.einsum("rk,kl->rkl", expected, np.eye(theta.shape[1])) \
+        - np.einsum("rsk,rsl->rkl", nq, q)
+    return ll, w - expected, hess
+
+
+def plackett_luce(wins: np.ndarray, set_n: np.ndarray, sets: Sequence[Sequence[int]],
+                  tol: float = 1e-10, max_iter: int = 200) -> np.ndarray:
+    """Maximum-likelihood log-strengths (mean 0) of Plackett-Luce choices, one fit per row:
+    ``wins`` (R, K) choices won per strategy, ``set_n`` (R, S) choices made from each
+    multiset of ``sets`` (S count vectors over the K strategies). Newton's method with step
+    halving where the likelihood would fall, vectorised over the rows, until no step moves
+    a log-strength by more than ``tol``. The data must have a finite maximum (every
+    strategy won and lost a choice against the others: the prior of :func:`pl_ratings`
+    sees to it)."""
+    w = np.atleast_2d(np.asarray(wins, dtype=float))
+    n = np.atleast_2d(np.asarray(set_n, dtype=float))
+    m = np.asarray(sets, dtype=float).reshape(len(sets), -1)
+    k = w.shape[1]
+    theta = np.zeros_like(w)
+    ll, _, _ = _pl_parts(theta, w, n, m, False)
+    for _ in range(max_iter):
+        _, grad, hess = _pl_parts(theta, w, n, m, True)
+        # minus the Hessian is singular along the constant vector: adding 1 1^T keeps
+        # every step at mean 0
+        step = np.linalg.solve(hess + 1.0, grad[:, :, None])[:, :, 0]
+        if np.abs(step).max() < tol:
+            return theta + step
+        t = np.ones(len(theta))
+        new = theta + step
+        new_ll, _, _ = _pl_parts(new, w, n, m, False)
+        for _ in range(60):
+            worse = new_ll < ll - 1e-10 * np.abs(ll)
+            if not worse.any():
+                break
+            t[worse] *= 0.5
+            new[worse] = theta[worse] + t[worse, None] * step[worse]
+            new_ll[worse] = _pl_parts(new[worse], w[worse], n[worse], m, False)[0]
+        theta, ll = new, new_ll
+    raise RuntimeError(f"Plackett-Luce fit did not converge in {max_iter} steps of {k}")
+
+
+def _prior(tally) -> tuple[np.ndarray, np.ndarray]:
+    """The virtual choices: per two strategies that met at a table, one choice between
+    them that each won half of."""
+    k = len(tally.names)
+    wins, set_n = np.zeros(k), np.zeros(len(tally.sets))
+    met = set()
+    for li, codes in enumerate(tally.codes):
+        if tally.games[li]:
+            c = sorted(set(codes.tolist()))
+            met |= {(a, b) for i, a in enumerate(c) for b in c[i + 1:]}
+    for a, b in sorted(met):
+        v = [0] * k
+        v[a] = v[b] = 1
+        wins[[a, b]] += 0.5
+        set_n[tally.set_index[tuple(v)]] += 1.0
+    return wins, set_n
+
+
+def pl_ratings(tally, conf: float = 0.95) -> pd.DataFrame:
+    """Plackett-Luce ratings of the strategies that played (module docstring): columns
+    ``strategy, rating, lo, hi, games`` (seat-games), in ``tally.names`` order. Fewer than
+    two strategies: ``ValueError``."""
+    present = np.flatnonzero(tally.place_hist.sum(axis=(0, 2)) > 0)
+    if len(present) < 2:
+        raise ValueError("a rating needs at least two strategies that played")
+    group = {int(x): int(x) for x in present}           # strategies that met, joined
+
+    def root(x: int) -> int:
+        while group[x] != x:
+            x = group[x]
+        return x
+
+    for li, codes in enumerate(tally.codes):
+        if tally.games[li]:
+            for x in codes[1:]:
+                group[root(int(x))] = root(int(codes[0]))
+    if len({root(int(x)) for x in present}) > 1:
+        raise ValueError("the strategies fall into groups that never met at a table")
+    k = len(tally.names)
+    keep_sets = np.array([sum(s[i] for i in present) == sum(s) for s in tally.sets])
+    m = np.asarray(tally.sets, dtype=float)[keep_sets][:, present]
+    pw, pn = _prior(tally)
+    wins = np.vstack([tally.wins + pw, tally.boot_pl[:, :k] + pw])[:, present]
+    set_n = np.vstack([tally.set_n + pn, tally.boot_pl[:, k:] + pn])[:, keep_sets]
+    elo = np.vstack([elo_of(plackett_luce(wins[i:i + 100], set_n[i:i + 100], m))
+                     for i in range(0, len(wins), 100)])
+    lo, hi = np.quantile(elo[1:], [0.5 - 0.5 * conf, 0.5 + 0.5 * conf], axis=0)
+    return pd.DataFrame({"strategy": pd.Series([tally.names[i] for i in present], dtype=object),
+                         "rating": elo[0], "lo": lo, "hi": hi,
+                         "games": tally.place_hist.sum(axis=(0, 2))[present]})
+
+
+# --------------------------------------------------------------------------------------
+# Places, seats, teams
+# --------------------------------------------------------------------------------------
+def _rate(out: dict, name: str, hits, n, conf: float = 0.95) -> None:
+    """Columns ``name``, ``name_rate``, ``name_lo``, ``name_hi`` (Wilson)."""
+    hits, n = np.asarray(hits), np.asarray(n)
+    lo, hi = wilson_interval(hits, n, conf)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out.update({name: hits, f"{name}_rate": hits / n, f"{name}_lo": np.atleast_1d(lo),
+                    f"{name}_hi": np.atleast_1d(hi)})
+
+
+def place_counts_of(tally):
+    """The tally's totals as the :class:`durak_sim.table_match.PlaceCounts` of a match."""
+    from .table_match import PlaceCounts
+
+    n = tally.players
+    team_lost = tally.team[:, :, :2].sum(axis=(0, 1))
+    return PlaceCounts(list(tally.names), n, tally.place_hist.sum(axis=(0, 2)),
+                       tally.place_hist.sum(axis=0), tally.lost.sum(axis=0),
+                       tally.drawn.sum(axis=0), tally.first.sum(axis=0), tally.seat[:, 0],
+                       tally.seat[:, 1], tally.seat[:, 2], team_lost,
+                       int(tally.team[:, :, 2].sum()), int(tally.deals.sum()))
+
+
+def mean_place(tally, conf: float = 0.95) -> pd.DataFrame:
+    """Per strategy (``tally.names`` order) its mean place with a deal-bootstrap percentile
+    interval: ``strategy, mean_place, mean_place_lo, mean_place_hi``."""
+    k = len(tally.names)
+    g = tally.place_hist.sum(axis=(0, 2))
+    total = (tally.place_hist * np.arange(1, tally.players + 1)).sum(axis=(0, 2))
+    boot = tally.boot_place.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = total / g
+        ratio = boot[:, :k] / boot[:, k:]
+    lo, hi = _quantiles(ratio, conf)
+    return pd.DataFrame({"strategy": pd.Series(tally.names, dtype=object), "mean_place": mean,
+                         "mean_place_lo": lo, "mean_place_hi": hi})
+
+
+def _quantiles(x: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval per column, over the finite values (NaN where none)."""
+    lo = np.full(x.shape[1], np.nan)
+    hi = np.full(x.shape[1], np.nan)
+    for j in range(x.shape[1]):
+        v = x[:, j][np.isfinite(x[:, j])]
+        if len(v):
+            lo[j], hi[j] = np.quantile(v, [0.5 - 0.5 * conf, 0.5 + 0.5 * conf])
+    return lo, hi
+
+
+def strategy_table(tally, conf: float = 0.95) -> pd.DataFrame:
+    """Per strategy that played: seat-games, first-out, Durak and draw counts and rates
+    with Wilson intervals (each seat-game a trial), the mean place with its deal-bootstrap
+    interval, and the games in each place (``place1`` ..)."""
+    from .table_match import place_table
+
+    t = place_table(place_counts_of(tally))
+    if "score" in t.columns:
+        t = t.drop(columns="score")
+    mp = mean_place(tally, conf).set_index("strategy").loc[list(t["strategy"])]
+    for c in ("mean_place", "mean_place_lo", "mean_place_hi"):
+        t[c] = mp[c].to_numpy()
+    return t
+
+
+def _positions_table(counts: np.ndarray, label: str) -> pd.DataFrame:
+    """Rows per seat (or position): games, Durak and first-out rates with Wilson intervals,
+    mean place; ``counts`` (N, 4) games, lost, first out, place sum."""
+    out = {label: np.arange(len(counts)), "games": counts[:, 0]}
+    _rate(out, "durak", counts[:, 1], counts[:, 0])
+    _rate(out, "first", counts[:, 2], counts[:, 0])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["mean_place"] = counts[:, 3] / counts[:, 0]
+    return pd.DataFrame(out)
+
+
+def seat_table(tally) -> pd.DataFrame:
+    """Durak, first-out rate and mean place by seat."""
+    return _positions_table(tally.seat, "seat")
+
+
+def first_attacker_table(tally) -> pd.DataFrame:
+    """The same by position after the first attacker: ``(seat - first attacker) mod N``
+    (0: the first attacker, 1: its defender, ...)."""
+    return _positions_table(tally.rel, "position")
+
+
+def lineup_label(key: Sequence[str]) -> str:
+    return ", ".join(key)
+
+
+def lineup_table(tally, order: Sequence[str]) -> pd.DataFrame:
+    """Per line-up and each strategy in it (``order``): deals, seat-games, mean place,
+    Durak, first-out and draw rates with Wilson intervals."""
+    idx = {x: i for i, x in enumerate(tally.names)}
+    rows = [(li, idx[x]) for li, key in enumerate(tally.lineups) if tally.games[li]
+            for x in order if x in key]
+    li, xi = (np.array([r[j] for r in rows], np.int64) for j in (0, 1))
+    h = tally.place_hist[li, xi]                                   # (rows, places)
+    g = h.sum(axis=1)
+    out = {"lineup": pd.Series([lineup_label(tally.lineups[i]) for i in li], dtype=object),
+           "strategy": pd.Series([tally.names[i] for i in xi], dtype=object),
+           "deals": tally.deals[li], "games": g,
+           "mean_place": h @ np.arange(1, tally.players + 1) / g}
+    for name, hits in (("durak", tally.lost), ("first", tally.first), ("draw", tally.drawn)):
+        _rate(out, name, hits[li, xi], g)
+    return pd.DataFrame(out)
+
+
+def team_table(tally) -> pd.DataFrame:
+    """With teams: per team (the strategies of one partnership) and opponents, the team's
+    games, wins, losses and draws, with Wilson intervals for losses and draws."""
+    acc: dict = {}
+    for li, key in enumerate(tally.lineups):
+        for g, perm in enumerate(tally.seatings[li]):
+            even, odd, drawn = tally.team[li, g]
+            names = [key[p] for p in perm]
+            teams = ["+".join(sorted(names[q::2], key=tally.names.index)) for q in (0, 1)]
+            for q, (lost, won) in enumerate(((even, odd), (odd, even))):
+                r = acc.setdefault((teams[q], teams[1 - q]), np.zeros(4, np.int64))
+                r += (even + odd + drawn, won, lost, drawn)
+    rows = sorted((k, v) for k, v in acc.items() if v[0])
+    out = {"team": pd.Series([k[0] for k, _ in rows], dtype=object),
+           "opponents": pd.Series([k[1] for k, _ in rows], dtype=object),
+           "games": np.array([v[0] for _, v in rows], np.int64),
+           "won": np.array([v[1] for _, v in rows], np.int64)}
+    _rate(out, "lost", np.array([v[2] for _, v in rows], np.int64), out["games"])
+    _rate(out, "draws", np.array([v[3] for _, v in rows], np.int64), out["games"])
+    return pd.DataFrame(out)
+
+
+def game_length_table(tally) -> pd.DataFrame:
+    """Bouts per game and the Durak's cards left (decisive games), over every game
+    (``lineup`` ``*``) and per line-up (:func:`durak_sim.stats.length_row`)."""
+    from .stats import length_row
+
+    rows, labels = [], []
+    for label, b, c in [(ALL, tally.bouts.sum(axis=0), tally.cards.sum(axis=0)),
+                        *((lineup_label(k), tally.bouts[i], tally.cards[i])
+                          for i, k in enumerate(tally.lineups))]:
+        if b.sum():
+            rows.append(length_row(b, c))
+            labels.append(label)
+    t = pd.DataFrame(rows, columns=list(rows[0]))
+    t = t.astype({c: (np.int64 if c in ("games", "decisive") else float) for c in t.columns})
+    t.insert(0, "lineup", pd.Series(labels, dtype=object))
+    return t
+
+
+def convergence(tally, order: Sequence[str], conf: float = 0.95) -> pd.DataFrame:
+    """Mean place per strategy as the deals accumulate (at ``tally.marks``), with its
+    deal-bootstrap band: ``strategy, deals, mean_place, lo, hi``."""
+    k = len(tally.names)
+    done = tally.bucket_place[:, :, 1].sum(axis=1) > 0
+    cum = np.cumsum(tally.bucket_place, axis=0)
+    boot = np.cumsum(tally.boot_place, axis=0)
+    frames = []
+    for x in order:
+        i = tally.names.index(x)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = cum[:, i, 0] / cum[:, i, 1]
+            ratio = boot[:, :, i] / boot[:, :, k + i]
+        lo, hi = _quantiles(ratio.T, conf)
+        keep = done & np.isfinite(mean)
+        frames.append(pd.DataFrame({"strategy": x, "deals": tally.marks[keep],
+                                    "mean_place": mean[keep], "lo": lo[keep], "hi": hi[keep]}))
+    return pd.concat(frames, ignore_index=True)
+
+
+__all__ = ["convergence", "elo_of", "first_attacker_table", "game_length_table",
+           "lineup_table", "mean_place", "pl_ratings", "place_counts_of", "plackett_luce",
+           "seat_table", "strategy_table", "team_table"]

@@ -1,0 +1,265 @@
+"""The statistics of tournaments at tables of three to six players, each against a known
+value: the Plackett-Luce fit against scipy's optimiser and the choix library, its prior
+against the closed form of the two-player ratings, the bootstrap's Poisson weights against
+the seed contract and the Poisson distribution, the deal bootstrap against the delta-method
+standard error, Wilson intervals against scipy, and the counts of a hand-made chunk against
+hand counts."""
+import numpy as np
+import pytest
+import scipy.optimize
+import scipy.stats
+
+from durak_sim import place_stats as ps
+from durak_sim.place_counts import (BOOT_STREAM, BOOTSTRAP, PlaceTally, _TABLE,
+                                    poisson_weights)
+from durak_sim.rules import Rules
+from durak_sim.seeding import Stream, stream_start
+from durak_sim.stats import ELO_PER_NAT, elo_from_score
+from durak_sim.tournament_config import make_config
+
+
+# --------------------------------------------------------------------------------------
+# Plackett-Luce
+# --------------------------------------------------------------------------------------
+#: choices (winner, seats still in as strategy indices), strategy 1 twice at some tables
+CHOICES = [(0, (0, 1, 1)), (1, (0, 1, 1)), (1, (0, 1, 1)), (0, (0, 1)), (1, (0, 1)),
+           (2, (0, 1, 2)), (0, (0, 1, 2)), (1, (1, 2)), (2, (1, 2)), (0, (0, 2)),
+           (1, (0, 1, 1, 2)), (2, (0, 1, 1, 2)), (0, (0, 1, 2)), (1, (1, 1)), (2, (0, 2))]
+
+
+def _aggregate(choices, k):
+    sets = sorted({tuple(np.bincount(s, minlength=k)) for _, s in choices})
+    wins, n = np.zeros(k), np.zeros(len(sets))
+    for w, s in choices:
+        wins[w] += 1
+        n[sets.index(tuple(np.bincount(s, minlength=k)))] += 1
+    return wins, n, sets
+
+
+def _neg_loglik(theta, choices):
+    """The seat-level likelihood: each seat still in is a candidate of its own."""
+    return -sum(theta[w] - scipy.special.logsumexp(theta[list(s)]) for w, s in choices)
+
+
+def test_plackett_luce_equals_scipy_on_choices_with_a_strategy_twice():
+    wins, n, sets = _aggregate(CHOICES, 3)
+    theta = ps.plackett_luce(wins[None, :], n[None, :], sets)[0]
+    best = scipy.optimize.minimize(_neg_loglik, np.zeros(3), args=(CHOICES,), method="BFGS",
+                                   options={"gtol": 1e-10})
+    want = best.x - best.x.mean()
+    assert abs(theta.mean()) < 1e-12
+    np.testing.assert_allclose(theta, want, atol=1e-5)
+    # and the likelihood it maximises is the seat-level one
+    ll = ps._pl_parts(theta[None, :], wins[None, :], n[None, :], np.asarray(sets, float),
+                      False)[0][0]
+    assert ll == pytest.approx(-_neg_loglik(theta, CHOICES), abs=1e-9)
+
+
+def test_plackett_luce_equals_choix():
+    choix = pytest.importorskip("choix")
+    rng = np.random.default_rng(5)
+    strength = np.array([0.0, 0.8, -0.5, 1.5])
+    data = []
+    for _ in range(400):                      # top-1 choices from random sets of 2-4
+        s = list(rng.choice(4, size=rng.integers(2, 5), replace=False))
+        p = np.exp(strength[s]) / np.exp(strength[s]).sum()
+        w = s[rng.choice(len(s), p=p)]
+        data.append((int(w), [int(x) for x in s if x != w]))
+    wins, n, sets = _aggregate([(w, (w, *losers)) for w, losers in data], 4)
+    theta = ps.plackett_luce(wins[None, :], n[None, :], sets)[0]
+    want = choix.opt_top1(4, data, alpha=0.0)
+    np.testing.assert_allclose(theta, want - want.mean(), atol=1e-5)
+    # choix's likelihood of choices with a strategy twice among the seats is the same
+    # (winner, the other seats still in): strategy 1 twice at each table
+    dup = [(1, [0, 1]), (0, [1, 1]), (1, [1, 2]), (2, [1, 1])]
+    wins, n, sets = _aggregate([(w, (w, *losers)) for w, losers in dup], 3)
+    th = np.array([0.3, -0.2, 0.5])
+    ll = ps._pl_parts(th[None, :], wins[None, :], n[None, :], np.asarray(sets, float),
+                      False)[0][0]
+    assert ll == pytest.approx(choix.log_likelihood_top1(dup, th), abs=1e-12)
+
+
+def test_two_strategies_reduce_to_bradley_terry_with_its_prior():
+    """One table of two, ``w`` of ``n`` choices won: the gap is the Elo of the score with
+    the virtual drawn game, ``(w + 1/2) / (n + 1)``; a sweep gives 400 log10(2n + 1)."""
+    for w, n in ((7, 10), (10, 10), (0, 25)):
+        theta = ps.plackett_luce(np.array([[w + 0.5, n - w + 0.5]]), np.array([[n + 1.0]]),
+                                 [(1, 1)])[0]
+        gap = ELO_PER_NAT * (theta[0] - theta[1])
+        assert gap == pytest.approx(elo_from_score((w + 0.5) / (n + 1)), abs=1e-8)
+    theta = ps.plackett_luce(np.array([[10.5, 0.5]]), np.array([[11.0]]), [(1, 1)])[0]
+    assert ELO_PER_NAT * (theta[0] - theta[1]) == pytest.approx(400 * np.log10(21))
+
+
+def test_the_fit_is_vectorised_over_resamples():
+    wins, n, sets = _aggregate(CHOICES, 3)
+    rows = np.vstack([wins, wins * 2, wins + 1])
+    ns = np.vstack([n, n * 2, n + np.array([3.0 if s == (1, 1, 1) else 0 for s in sets])])
+    together = ps.plackett_luce(rows, ns, sets)
+    for i in range(3):
+        np.testing.assert_allclose(together[i], ps.plackett_luce(rows[i], ns[i], sets)[0],
+                                   atol=1e-12)
+
+
+# --------------------------------------------------------------------------------------
+# The deal bootstrap
+# --------------------------------------------------------------------------------------
+def test_poisson_weights_follow_the_seed_contract():
+    w = poisson_weights(9, np.array([0, 5, 123456789]))
+    assert w.shape == (BOOTSTRAP, 3)
+    for i, deal in enumerate((0, 5, 123456789)):
+        s = Stream(stream_start(9, deal, BOOT_STREAM))
+        want = []
+        for _ in range(BOOTSTRAP // 4):
+            z = s.next()
+            want += [_TABLE[0][(z >> (16 * q)) & 0xFFFF] for q in range(4)]
+        np.testing.assert_array_equal(w[:, i], want)
+    # a deal's weights do not depend on the other deals asked for with it
+    np.testing.assert_array_equal(poisson_weights(9, np.array([5]))[:, 0], w[:, 1])
+
+
+def test_poisson_weights_are_poisson_1():
+    poisson_weights(1, np.arange(2))
+    table = _TABLE[0]
+    freq = np.bincount(table.astype(int)) / 65536
+    pmf = scipy.stats.poisson.pmf(np.arange(len(freq)), 1.0)
+    assert np.abs(freq - pmf).max() < 1 / 65536 + 1e-12
+    w = poisson_weights(3, np.arange(20000))
+    assert w.mean() == pytest.approx(1.0, abs=0.003) and w.var() == pytest.approx(1.0, abs=0.01)
+
+
+def test_the_deal_bootstrap_of_a_ratio_matches_the_delta_method():
+    """Mean place as a ratio of per-deal sums: the bootstrap's standard error equals the
+    cluster-robust (delta-method) one, ``sqrt(sum (y_d - r n_d)^2) / sum n_d``."""
+    rng = np.random.default_rng(1)
+    d = 5000
+    n_d = rng.integers(1, 5, d).astype(float)
+    y_d = n_d * 2.0 + rng.normal(0, 1.5, d) * np.sqrt(n_d) + rng.normal(0, 1.0, d)
+    r = y_d.sum() / n_d.sum()
+    se = np.sqrt(((y_d - r * n_d) ** 2).sum()) / n_d.sum()
+    w = poisson_weights(4, np.arange(d)).astype(float)
+    boot = (w @ y_d) / (w @ n_d)
+    assert boot.std() == pytest.approx(se, rel=0.1)
+    lo, hi = np.quantile(boot, [0.025, 0.975])
+    assert lo < r < hi and (hi - lo) == pytest.approx(2 * 1.96 * se, rel=0.12)
+
+
+# --------------------------------------------------------------------------------------
+# Counting a hand-made chunk
+# --------------------------------------------------------------------------------------
+# line-up random, easy, easy at three seats: seatings [r, e, e], [e, r, e], [e, e, r]
+HAND = {  # per game: seating, places, outcome, durak, first attacker, bouts, cards left
+    "seating": [0, 1, 2, 0, 1, 2],
+    "places": [[3, 1, 2], [1, 2, 3], [2, 1, 2], [1, 3, 2], [2, 3, 1], [1, 1, 1]],
+    "outcome": [0, 0, 1, 0, 0, 1], "durak": [0, 2, -1, 1, 1, -1],
+    "first_attacker": [0, 1, 2, 0, 1, 2], "bouts": [10, 12, 20, 9, 11, 14],
+    "cards_left": [5, 3, 0, 2, 4, 0],
+}
+
+
+def _hand_tally(games=slice(None)):
+    cfg = make_config(["random", "easy", "easy"], deals=2, seed=3, rules=Rules(players=3))
+    tally = PlaceTally.of(cfg)
+    places = np.array(HAND["places"])[games]
+    cols = {f"place{s}": places[:, s].astype(np.int8) for s in range(3)}
+    cols.update({c: np.array(HAND[c])[games] for c in ("outcome", "durak", "first_attacker",
+                                                       "bouts", "cards_left")})
+    cols["durak_team"] = np.full(len(places), -1)
+    deals = np.array([0, 0, 0, 1, 1, 1])[games]
+    tally.add(("random", "easy", "easy"), deals, np.array(HAND["seating"])[games], cols)
+    return cfg, tally
+
+
+def test_a_hand_made_chunk_is_counted_as_by_hand():
+    cfg, t = _hand_tally()
+    r, e = 0, 1                                              # names: random, easy
+    assert t.games.tolist() == [6] and t.deals.tolist() == [2]
+    assert t.place_hist[0, r].tolist() == [2, 2, 2] and t.place_hist[0, e].tolist() == [6, 4, 2]
+    assert t.lost[0].tolist() == [2, 2] and t.drawn[0].tolist() == [2, 3]
+    assert t.first[0].tolist() == [1, 4]
+    assert t.seat[:, 1].tolist() == [1, 2, 1] and t.seat[:, 2].tolist() == [2, 2, 1]
+    assert t.seat[:, 3].tolist() == [10, 11, 11]
+    assert t.rel[:, 1].tolist() == [2, 2, 0]
+    # choices: (winner, set) - a draw's tied seats and a table that went out together none
+    assert t.wins.tolist() == [2, 7]
+    assert dict(zip(t.sets, t.set_n.tolist())) == {(0, 2): 1, (1, 1): 3, (1, 2): 5}
+    # the bootstrap sums: every resample, the weighted choices of each deal
+    w = poisson_weights(3, np.array([0, 1]))
+    np.testing.assert_array_equal(t.boot_pl[:, :2], w @ np.array([[1.0, 4.0], [1.0, 3.0]]))
+    np.testing.assert_array_equal(t.bucket_place.sum(axis=0),
+                                  [[12.0, 6.0], [20.0, 12.0]])   # place sums, seat-games
+    assert t.bouts[0, 20] == 1 and t.cards[0].sum() == 4       # decisive games
+
+
+def test_tallies_of_parts_merge_to_the_tally_of_the_whole():
+    _, whole = _hand_tally()
+    _, a = _hand_tally(slice(0, 3))
+    _, b = _hand_tally(slice(3, 6))
+    merged = a.merge(b)
+    for f in ("games", "place_hist", "lost", "drawn", "first", "seat", "rel", "wins",
+              "set_n", "boot_pl", "bucket_place", "boot_place", "bouts", "cards"):
+        np.testing.assert_array_equal(getattr(merged, f), getattr(whole, f), err_msg=f)
+
+
+def test_tables_of_a_hand_made_chunk():
+    cfg, t = _hand_tally()
+    s = ps.strategy_table(t).set_index("strategy")
+    assert s.loc["easy", "mean_place"] == pytest.approx(20 / 12)
+    assert s.loc["random", "games"] == 6 and s.loc["random", "first"] == 1
+    lo, hi = scipy.stats.binomtest(4, 12).proportion_ci(method="wilson")
+    assert (s.loc["easy", "first_lo"], s.loc["easy", "first_hi"]) == pytest.approx((lo, hi))
+    seats = ps.seat_table(t)
+    assert seats["mean_place"].tolist() == pytest.approx([10 / 6, 11 / 6, 11 / 6])
+    conv = ps.convergence(t, ["easy", "random"])
+    last = conv[conv["strategy"] == "easy"].iloc[-1]
+    assert last["deals"] == 2 and last["mean_place"] == pytest.approx(20 / 12)
+    mp = ps.mean_place(t).set_index("strategy")
+    assert (last["lo"], last["hi"]) == pytest.approx((mp.loc["easy", "mean_place_lo"],
+                                                      mp.loc["easy", "mean_place_hi"]))
+    r = ps.pl_ratings(t).set_index("strategy")
+    assert r["rating"].sum() == pytest.approx(0.0, abs=1e-9)
+    assert r.loc["easy", "lo"] <= r.loc["easy", "rating"] <= r.loc["easy", "hi"]
+    gl = ps.game_length_table(t)
+    assert gl["lineup"].tolist() == ["*", "random, easy, easy"]
+    assert gl.loc[0, "games"] == 6 and gl.loc[0, "bouts_max"] == 20
+    assert gl.loc[0, "cards_left_mean"] == pytest.approx(14 / 4)
+
+
+def test_team_choices_stop_at_the_losing_team_and_team_results_are_counted():
+    cfg = make_config(["random", "easy", "random", "easy"], deals=1, seed=1,
+                      rules=Rules(variant="teams"))
+    t = PlaceTally.of(cfg)
+    perms = cfg.seatings(cfg.lineups()[0])
+    assert len(perms) == 2          # random on the even seats, or on the odd ones
+    cols = {"place0": np.array([3, 1]), "place1": np.array([1, 3]),
+            "place2": np.array([3, 2]), "place3": np.array([2, 3]),
+            "outcome": np.array([0, 0]), "durak": np.array([-1, -1]),
+            "durak_team": np.array([0, 1]), "first_attacker": np.array([0, 0]),
+            "bouts": np.array([10, 10]), "cards_left": np.array([6, 6])}
+    t.add(cfg.lineups()[0], np.array([0, 0]), np.array([0, 1]), cols)
+    # game 0: seats 1 (easy), 3 (easy) out: random's team lost; game 1: the other way round
+    assert t.lost[0].tolist() == [4, 0] and t.first[0].tolist() == [0, 2]
+    assert t.wins.tolist() == [0, 4]            # two choices a game, the tie not ordered
+    teams = ps.team_table(t)
+    row = teams.set_index(["team", "opponents"]).loc[("random+random", "easy+easy")]
+    assert row["games"] == 2 and row["lost"] == 2 and row["won"] == 0
+
+
+def test_strategies_that_never_met_get_no_ratings():
+    """Two line-ups with no strategy in common (an unfinished round robin): no ratings."""
+    from durak_sim.registry import register_strategy
+    from durak_sim.strategies.random import decide
+
+    for name in ("r3", "r4", "r5", "r6"):
+        register_strategy(name, decide, version=1, plays="all")
+    cfg = make_config(["random", "easy", "r3", "r4", "r5", "r6"], deals=1, seed=1,
+                      rules=Rules(players=3))
+    t = PlaceTally.of(cfg)
+    cols = {"place0": np.array([1]), "place1": np.array([2]), "place2": np.array([3]),
+            "outcome": np.array([0]), "durak": np.array([2]), "durak_team": np.array([-1]),
+            "first_attacker": np.array([0]), "bouts": np.array([9]),
+            "cards_left": np.array([4])}
+    for key in (("random", "easy", "r3"), ("r4", "r5", "r6")):
+        t.add(key, np.array([0]), np.array([0]), cols)
+    with pytest.raises(ValueError, match="never met"):
+        ps.pl_ratings(t)

@@ -1,0 +1,365 @@
+"""``durak-sim tournament --players N``: line-ups at tables of three to six players, every
+deal in every seating, stored, resumable and reproducible like the two-player tournament
+(same bytes whatever the threads, chunking, resumptions or the dask path), checked against
+the manifest, and reported (tables, plots, report.md / report.html, all numbers finite)."""
+import hashlib
+import json
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cli_errors import assert_one_line_error
+from test_tournament import _as_at_a_terminal, _wait_for_chunks
+from durak_sim import runner
+from durak_sim.place_report import TABLE_FILES
+from durak_sim.report import build_report
+from durak_sim.rules import Rules
+from durak_sim.storage import Manifest
+from durak_sim.tournament import TournamentInterrupted, run_tournament
+
+CLI = [sys.executable, "-m", "durak_sim.cli"]
+PLUGIN = '''
+from durak_sim.registry import register_strategy
+from durak_sim.strategies.easy import decide as easy
+from durak_sim.strategies.random import decide as random
+
+register_strategy("random2", random, version=1, plays="all")
+register_strategy("easy2", easy, version=1, plays="all")
+'''
+
+
+def run_cli(*args, **kw):
+    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, **kw)
+
+
+def invoke(*args):
+    """The CLI in-process (the same Group error handling as the console script)."""
+    from types import SimpleNamespace
+
+    from click.testing import CliRunner
+
+    from durak_sim.cli import main
+
+    res = CliRunner().invoke(main, [str(a) for a in args])
+    return SimpleNamespace(returncode=res.exit_code, stderr=res.stderr, stdout=res.stdout)
+
+
+def files(folder: Path, games: bool = True) -> dict:
+    """Every result file (and stored chunk) -> SHA-256; the manifest and timings aside."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        rel = str(p.relative_to(folder))
+        if p.is_file() and p.name not in ("manifest.json", "timing.json") and \
+                (games or not rel.startswith("games")):
+            out[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+def register_more():
+    """random2 and easy2: the same play under other names (a field larger than a table)."""
+    from durak_sim.registry import register_strategy
+    from durak_sim.strategies.easy import decide as easy
+    from durak_sim.strategies.random import decide as random
+
+    register_strategy("random2", random, version=1, plays="all")
+    register_strategy("easy2", easy, version=1, plays="all")
+
+
+TABLES = {
+    "3p": (["random", "easy", "easy"], Rules(players=3), 3),
+    # the two randoms against the two easys: on the even seats or on the odd ones
+    "4p-teams": (["random", "easy", "random", "easy"], Rules(variant="teams"), 2),
+    "5p": (["random", "easy", "easy", "easy", "easy"], Rules(players=5), 5),
+    "6p-transfer-teams": (["random", "easy", "easy", "random", "easy", "random"],
+                          Rules(variant="teams", players=6, transfer=True), 12),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(TABLES))
+def table_run(request, tmp_path_factory):
+    field, rules, seatings = TABLES[request.param]
+    out = tmp_path_factory.mktemp(request.param) / "t"
+    res = run_tournament(field, 120, 3, out, 1, progress=False, rules=rules, chunk_deals=50)
+    return request.param, out, res, seatings
+
+
+def _numbers_are_finite(folder: Path) -> None:
+    for name in [*TABLE_FILES.values(), "report.md", "report.html"]:
+        path = folder / name
+        if not path.is_file():
+            continue
+        text = path.read_text()
+        assert not re.search(r"\b(nan|NaN|inf|Infinity)\b", text), name
+        if name.endswith(".csv"):
+            frame = pd.read_csv(path)
+            num = frame.select_dtypes("number").to_numpy(dtype=float)
+            assert not np.isinf(num).any(), name
+
+
+def test_every_table_size_plays_stores_and_reports(table_run):
+    name, out, res, seatings = table_run
+    cfg = res.config
+    assert res.complete and len(cfg.seatings(cfg.lineups()[0])) == seatings
+    assert res.games_played == 120 * seatings == cfg.games
+    m = Manifest.load(out)
+    assert all("lineup" in c and "pairing" not in c for c in m.chunks)
+    assert [c["rows"] for c in m.chunks] == [50 * seatings, 50 * seatings, 20 * seatings]
+    assert m.chunks[0]["file"].startswith("games/" + "_vs_".join(cfg.lineups()[0]) + "/")
+    import pyarrow.parquet as pq
+
+    t = pq.read_table(out / m.chunks[0]["file"])
+    n = cfg.players
+    assert t.column_names == ["seed", "deal", "seating", *(f"seat{s}" for s in range(n)),
+                              *(f"seat{s}_version" for s in range(n)),
+                              *(f"place{s}" for s in range(n)), "outcome", "durak",
+                              "durak_team", "first_attacker", "bouts", "cards_left"]
+    assert str(t.schema.field("seating").type) == "int16"
+    assert str(t.schema.field("place0").type) == "int8"
+    for f in [*(v for k, v in TABLE_FILES.items() if k != "teams" or cfg.rules.teams),
+              "report.md", "report.html", "plots/ratings.png", "plots/places.svg",
+              "plots/seats.png", "plots/convergence.png"]:
+        assert (out / f).is_file(), f
+    assert (out / "teams.csv").is_file() == cfg.rules.teams
+    _numbers_are_finite(out)
+    md = (out / "report.md").read_text()
+    assert cfg.command() in md and f"--players {n}" in cfg.command()
+    assert " ".join(cfg.rules.cli_args()) in cfg.command()
+    assert cfg.rules.describe() in md and "seatings" in md
+    ratings = pd.read_csv(out / "ratings.csv")
+    assert abs(ratings["rating"].sum()) < 1e-6 and list(ratings["strategy"]) == ["easy",
+                                                                                 "random"]
+    s = pd.read_csv(out / "strategies.csv")
+    assert s["games"].sum() == cfg.games * n
+    assert s[[f"place{p}" for p in range(1, n + 1)]].to_numpy().sum() == cfg.games * n
+    seats = pd.read_csv(out / "seats.csv")
+    assert (seats["games"] == cfg.games).all() and len(seats) == n
+    html = (out / "report.html").read_text()
+    assert "data:image/png;base64," in html and "<img src=\"plots" not in html
+
+
+def test_the_report_rebuilds_the_same_bytes(table_run, tmp_path):
+    name, out, _, _ = table_run
+    before = files(out)
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy)
+    for f in [*TABLE_FILES.values(), "report.md", "report.html"]:
+        (copy / f).unlink(missing_ok=True)
+    for p in (copy / "plots").iterdir():
+        p.unlink()
+    build_report(copy)
+    assert files(copy) == before
+
+
+def test_a_field_larger_than_the_table_plays_every_combination(tmp_path):
+    register_more()
+    res = run_tournament(["random", "easy", "random2", "easy2"], 60, 2, tmp_path / "t", 1,
+                         progress=False, rules=Rules(players=3))
+    cfg = res.config
+    assert cfg.lineups() == [("random", "easy", "random2"), ("random", "easy", "easy2"),
+                             ("random", "random2", "easy2"), ("easy", "random2", "easy2")]
+    assert res.games_played == 4 * 60 * 6
+    lineups = pd.read_csv(tmp_path / "t" / "lineups.csv")
+    assert len(lineups) == 4 * 3 and set(lineups["deals"]) == {60}
+    # a gauntlet: the line-ups that hold its strategy
+    g = run_tournament(["easy", "random2", "easy2"], 30, 2, tmp_path / "g", 1, gauntlet="random",
+                       progress=False, rules=Rules(players=3), report=False)
+    assert g.config.lineups() == [("random", "easy", "random2"), ("random", "easy", "easy2"),
+                                  ("random", "random2", "easy2")]
+    # the same deal is the same deal at every table: random2 plays as random does
+    t = pd.read_csv(tmp_path / "t" / "strategies.csv").set_index("strategy")
+    assert t.loc["random", "games"] == t.loc["random2", "games"]
+
+
+def test_threads_chunking_and_a_stop_with_resume_give_the_same_bytes(tmp_path, monkeypatch):
+    field, rules = ["random", "easy", "easy", "random"], Rules(players=4)
+    a = run_tournament(field, 300, 9, tmp_path / "a", 1, progress=False, rules=rules,
+                       chunk_deals=100)
+    b = run_tournament(field, 300, 9, tmp_path / "b", 2, progress=False, rules=rules,
+                       chunk_deals=100)
+    assert files(tmp_path / "a") == files(tmp_path / "b")
+    c = run_tournament(field, 300, 9, tmp_path / "c", 2, progress=False, rules=rules,
+                       chunk_deals=300)
+    assert a.complete and b.complete and c.complete
+    assert files(tmp_path / "a", games=False) == files(tmp_path / "c", games=False)
+    # Ctrl-C in the middle of a chunk: the finished deals are kept in a partial chunk, and
+    # the resumed run ends in the same bytes
+    real, calls = runner.play_deals, []
+
+    def stop_after_four(strats, config, lo, hi, threads, stop=None):
+        got = real(strats, config, lo, hi, threads, stop)
+        calls.append((lo, hi))
+        if len(calls) == 4 and stop is not None:     # blocks 0-39, 40-79, 80-99, 100-119
+            stop.kernel_flag[0] = 1
+            stop.event.set()
+        return got
+
+    monkeypatch.setattr(runner, "play_deals", stop_after_four)
+    monkeypatch.setattr(runner, "FIRST_BLOCK", 40)
+    monkeypatch.setattr(runner, "GROWTH", 1)
+    with pytest.raises(TournamentInterrupted):
+        run_tournament(field, 300, 9, tmp_path / "d", 1, progress=False, rules=rules,
+                       chunk_deals=100)
+    stored = Manifest.load(tmp_path / "d")
+    assert [c["deal_lo"] for c in stored.chunks] == [0]
+    assert [(p["deal_lo"], p["played_hi"], p["rows"]) for p in stored.partials] == \
+        [(100, 120, 20 * 6)]
+    monkeypatch.setattr(runner, "play_deals", real)
+    res = run_tournament(resume=True, out=tmp_path / "d", progress=False)
+    assert res.complete and res.deals_played == 180
+    assert files(tmp_path / "d") == files(tmp_path / "a")
+
+
+def test_live_score_per_line_up():
+    from durak_sim.place_counts import LiveScore
+    from durak_sim.progress import Board
+
+    lineup = ("hard", "easy", "easy", "easy")
+    from durak_sim.lineups import seatings
+
+    live = LiveScore(lineup, seatings(lineup), teams=False)
+    cols = {"place0": np.array([1, 4]), "place1": np.array([2, 1]),
+            "place2": np.array([3, 2]), "place3": np.array([4, 3]),
+            "outcome": np.array([0, 0]), "durak": np.array([3, 0]),
+            "durak_team": np.array([-1, -1])}
+    live.add(np.array([0, 1]), cols)
+    # seating 0: hard in seat 0 (1st); seating 1: hard in seat 1 (1st), an easy the Durak
+    assert live.text() == "hard 1.00 place, 0.0% Durak · easy 3.00, 33.3%"
+    board = Board("t", unit="deals")
+    board.add(lineup, " ".join(lineup), 100, games_per_unit=4)
+    board.advance(lineup, 10, 0.5)
+    board.rows[lineup].live = live
+    assert board.rows[lineup].games == 40 and board.score_line(lineup) == live.text()
+
+
+def test_an_edited_manifest_is_refused(tmp_path):
+    out = tmp_path / "t"
+    run_tournament(["random", "easy", "easy"], 100, 4, out, 1, progress=False,
+                   rules=Rules(players=3), chunk_deals=50, report=False)
+    original = (out / "manifest.json").read_text()
+    edits = [
+        (lambda m: m["chunks"][0].update(lineup=["easy", "random", "easy"]), "file"),
+        (lambda m: m["chunks"][0].update(rows=149), "rows"),
+        (lambda m: m["chunks"][0].pop("lineup"), "missing"),
+        (lambda m: m["config"]["rules"].update(players=4), "malformed"),
+        (lambda m: m["config"].update(seed=5), "seed 4"),
+        (lambda m: m["config"]["strategies"][0].update(name="easy"), "not a line-up"),
+    ]
+    for edit, word in edits:
+        m = json.loads(original)
+        edit(m)
+        (out / "manifest.json").write_text(json.dumps(m))
+        for args in (["report", out], ["tournament", "--resume", out]):
+            assert_one_line_error(invoke(*args), word)
+    (out / "manifest.json").write_text(original)
+
+
+def test_the_cli_at_n_players(tmp_path):
+    plugin = tmp_path / "more.py"
+    plugin.write_text(PLUGIN)
+    assert_one_line_error(invoke("tournament", "random", "easy", "--players", "3", "--out",
+                                 tmp_path / "x"),
+                          "list a strategy more than once",
+                          "durak-sim tournament random easy random --rules podkidnoy "
+                          "--players 3")
+    assert not (tmp_path / "x").exists()
+    out = tmp_path / "g"
+    proc = run_cli("tournament", "--gauntlet", "easy", "random", "random2", "easy2",
+                   "--players", "3", "--deals", 40, "--seed", 2, "--plugin", plugin,
+                   "--out", out, "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert "Plackett-Luce" in proc.stdout and "mean place" in proc.stdout
+    cfg = json.loads((out / "manifest.json").read_text())["config"]
+    assert cfg["gauntlet"] == "easy" and cfg["rules"]["players"] == 3
+    md = (out / "report.md").read_text()
+    assert "durak-sim tournament --gauntlet easy random random2 easy2 --deals 40 --seed 2 " \
+           "--rules podkidnoy --players 3 --plugin" in md
+    assert "gauntlet at tables of 3: easy with every 2 of the 3 others (3 line-ups)" in md
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
+def test_ctrl_c_or_a_kill_then_resume_ends_in_the_same_tables(tmp_path, sig):
+    out = tmp_path / "t"
+    args = ["tournament", "random", "easy", "easy", "--players", "3", "--deals", 40_000,
+            "--chunk", 500, "--seed", 8, "--threads", 1, "--out", out]
+    proc = subprocess.Popen([*CLI, *map(str, args)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_as_at_a_terminal)
+    try:
+        _wait_for_chunks(out / "manifest.json", proc, 2)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130 and f"durak-sim tournament --resume {out}" in err, err
+    else:
+        assert proc.returncode == -signal.SIGKILL
+    done = Manifest.load(out).chunks
+    assert 2 <= len(done) < 80, "stopped mid-way"
+    resumed = run_cli("tournament", "--resume", out, "--threads", 2)
+    assert resumed.returncode == 0, resumed.stderr
+    whole = tmp_path / "whole"
+    run_tournament(["random", "easy", "easy"], 40_000, 8, whole, 2, progress=False,
+                   rules=Rules(players=3), chunk_deals=20_000)
+    assert files(out, games=False) == files(whole, games=False)
+
+
+def test_the_dask_path_stores_the_same_bytes(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    field, rules = ["random", "easy", "random", "easy"], Rules(players=4)
+    local = run_tournament(field, 400, 6, tmp_path / "l", 1, progress=False, rules=rules,
+                           chunk_deals=100)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        res = run_tournament(field, 400, 6, tmp_path / "c", progress=False, rules=rules,
+                             chunk_deals=100, scheduler=cluster.scheduler_address)
+    assert local.complete and res.complete and res.workers == 2
+    assert files(tmp_path / "c") == files(tmp_path / "l")
+
+
+def test_an_unfinished_tournament_reports_what_is_stored(tmp_path):
+    register_more()
+    out = tmp_path / "t"
+    run_tournament(["random", "easy", "random2", "easy2"], 80, 5, out, 1, progress=False,
+                   rules=Rules(players=3), chunk_deals=40, report=False)
+    m = Manifest.load(out)
+    keep = [c for c in m.chunks if c["lineup"] == ["random", "easy", "random2"]]
+    for c in m.chunks:                # one line-up only (two chunks), as if stopped
+        if c not in keep:
+            (out / c["file"]).unlink()
+    m.chunks = keep
+    m.save(out)
+    rep = build_report(out)
+    assert not rep.complete and rep.chunks_done == 2 and rep.chunks_total == 8
+    md = (out / "report.md").read_text()
+    assert "**INCOMPLETE**: 2 of 8 chunks" in md
+    assert set(pd.read_csv(out / "strategies.csv")["strategy"]) == {"random", "easy",
+                                                                    "random2"}
+    _numbers_are_finite(out)
+
+
+def test_a_stop_before_a_block_plays_no_deal():
+    from durak_sim.tournament_config import make_config
+
+    cfg = make_config(["random", "easy", "easy", "random"], deals=50, seed=1,
+                      rules=Rules(players=4))
+    from durak_sim.play import resolve_strategies
+
+    strats = resolve_strategies(list(cfg.lineups()[0]))
+    stop = runner.StopFlag()
+    stop.kernel_flag[0] = 1
+    (deals, seatings, cols), _, _ = runner.play_deals(strats, cfg, 0, 50, 1, stop)
+    assert len(deals) == len(seatings) == 0 and all(len(v) == 0 for v in cols.values())
+    (deals, seatings, cols), _, _ = runner.play_deals(strats, cfg, 10, 13, 1)
+    assert deals.tolist() == [d for d in (10, 11, 12) for _ in range(6)]
+    assert seatings.tolist() == list(range(6)) * 3 and sorted(cols) == sorted(
+        ["outcome", "durak", "first_attacker", "bouts", "cards_left", "durak_team",
+         "place0", "place1", "place2", "place3"])
