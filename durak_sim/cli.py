@@ -182,7 +182,7 @@ def match(strategies, deals, seed, threads, swap, records, force, as_json, progr
     from .match import run_match
 
     load_plugins(plugins)
-    _engine_settings(engine_timeout)
+    apply_engine_settings(engine_timeout)
     names, rules = _lineup(strategies, rules_spec)   # before any file is touched
     _records_file(records, force, deals)
     if any(n.startswith("engine:") for n in names) and sprt is None:
@@ -227,7 +227,7 @@ def match(strategies, deals, seed, threads, swap, records, force, as_json, progr
     _finish_summary(summary, as_json, records)
 
 
-def _engine_settings(timeout) -> None:
+def apply_engine_settings(timeout) -> None:
     if timeout is not None:
         from .external import configure
 
@@ -276,7 +276,7 @@ def series(strategies, deals, n_series, seed, threads, records, force, as_json, 
     from .table_match import run_table_match
 
     load_plugins(plugins)
-    _engine_settings(engine_timeout)
+    apply_engine_settings(engine_timeout)
     names, rules = _lineup(strategies, rules_spec)
     _records_file(records, force, deals * n_series)
     summary = run_table_match(names, deals=n_series, seed=seed, rules=rules, threads=threads,
@@ -317,7 +317,7 @@ def replay(seed, deal, series_index, seats, record_file, as_json, engine_timeout
     if missing:
         raise UserError(f"replay needs {', '.join(missing)} (or --record FILE)")
     load_plugins(plugins)
-    _engine_settings(engine_timeout)
+    apply_engine_settings(engine_timeout)
     names, rules = _lineup(seats.split(","), rules_spec, option="--seats")
     if series_index is not None and deal >= MAX_SERIES_DEALS:
         raise UserError(f"a series has at most {MAX_SERIES_DEALS:,} deals: --deal must be "

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 
-from .cli import load_plugins, plugin_option, threads_option
+from .cli import (apply_engine_settings, engine_timeout_option, load_plugins, plugin_option,
+                  threads_option)
 from .cli_rules import make_rules, rules_options
 from .cluster import WORKER_WAIT, quiet_distributed_logging
 from .errors import EXIT_USAGE, ExitNow, UserError
@@ -58,10 +59,15 @@ def _command_line() -> str:
                    f"start, or when every worker is gone: one restarting is normal, dask "
                    f"plays its tasks again) or no answer from the scheduler before it stops, "
                    f"resumable.  [default: {WORKER_WAIT:g}]")
+@click.option("--forfeit", is_flag=True,
+              help="Score a game in which an external engine (engine:PATH) fails as its loss "
+                   "and go on, instead of stopping; the manifest and the report list them.")
+@engine_timeout_option
 @rules_options
 @plugin_option
 def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, chunk_deals,
-                       progress, scheduler, worker_wait, rules_spec, plugins):
+                       progress, scheduler, worker_wait, forfeit, engine_timeout, rules_spec,
+                       plugins):
     """Play every pairing of STRATEGY ... (default: every built-in level) over the same
     seeded deals, store every game, and write a report.
 
@@ -81,6 +87,7 @@ def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, 
     from .tournament import TournamentInterrupted, run_tournament
 
     load_plugins(plugins)
+    apply_engine_settings(engine_timeout)
     given = any(v is not None for v in rules_spec.values())
     rules = make_rules(rules_spec) if given else None
     if resume is not None:
@@ -99,7 +106,8 @@ def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, 
                                     gauntlet=gauntlet, resume=resume is not None,
                                     progress=progress, chunk_deals=chunk_deals,
                                     plugins=plugins, command=_command_line(), rules=rules,
-                                    scheduler=scheduler, worker_wait=worker_wait)
+                                    scheduler=scheduler, worker_wait=worker_wait,
+                                    forfeit=forfeit)
     except TournamentInterrupted as exc:
         if exc.reason is not None:   # the cluster failed: one line, as every error
             click.echo(f"durak-sim: error: {exc}; resume with: {exc.resume_command}",

@@ -39,6 +39,8 @@ class Forfeit:
     strategy: str
     kind: str
     detail: str
+    game: int = -1     # its index in the batch that played it
+
 
     def line(self) -> str:
         return (f"engine '{self.strategy}' (seat {self.seat}) {self.detail} at seed "
@@ -173,7 +175,8 @@ def play_schedule_forfeit(strategies, seed: int, deals, rots, *, rules: Rules = 
             if not forfeit:   # one line: the engine, its seat, the seed and the deal
                 failure.args = (failure_line(failure, seed, deal),)
                 raise failure
-            lost = Forfeit(seed, deal, failure.seat, failure.spec, failure.kind, failure.detail)
+            lost = Forfeit(seed, deal, failure.seat, failure.spec, failure.kind, failure.detail,
+                           g)
             if forfeits is not None:
                 forfeits.append(lost)
             res = forfeit_result(game, failure.seat)

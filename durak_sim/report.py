@@ -283,6 +283,12 @@ def document_head(rep: Report, title: str, setup: list) -> _Doc:
     doc.code(cfg.command() + " --out DIR")
     for note in rep.notes:
         doc.p(f"Note: {note}")
+    forfeits = sum(len(c.get("forfeits", [])) for c in rep.manifest.chunks)
+    if cfg.forfeit:
+        doc.p(f"Forfeits (`--forfeit`): {forfeits:,} game{'s' if forfeits != 1 else ''} in "
+              f"which an external engine failed (crashed, hung past its time limit, printed "
+              f"garbage or played an illegal action) are scored as its loss; manifest.json "
+              f"lists each (deal, seating, seat).")
     return doc
 
 

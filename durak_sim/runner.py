@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .external import is_engine_spec
 from .counts import pentanomial_counts
 from .play import play_schedule, prepare
 from .progress import Board, live
@@ -110,12 +111,24 @@ def play_deals(strats, config, lo: int, hi: int, threads, stop=None) -> tuple:
     k = sum(len(members) for _, members in plan)
     deals = np.arange(lo, hi, dtype=np.int64)
     batches, seconds, compile_s = [], 0.0, 0.0
+    lost = []   # per call, the forfeits (--forfeit: an engine's failure scored as its loss)
     for base, members in plan:
         rots = np.array([r for r, _ in members], dtype=np.int64)
-        batch = play_schedule([strats[i] for i in base], config.seed,
-                              np.repeat(deals, len(rots)), np.tile(rots, len(deals)),
-                              rules=config.rules, threads=threads,
-                              stop=None if stop is None else stop.kernel_flag)
+        seated = [strats[i] for i in base]
+        flag = None if stop is None else stop.kernel_flag
+        d, r = np.repeat(deals, len(rots)), np.tile(rots, len(deals))
+        if config.forfeit or any(is_engine_spec(s.name) for s in seated):
+            # external engines: each failure one line naming the engine, its seat, the
+            # seed and the deal, or with --forfeit scored as its loss
+            from .engine_match import play_schedule_forfeit
+
+            lost.append([])
+            batch = play_schedule_forfeit(seated, config.seed, d, r, rules=config.rules,
+                                          forfeit=config.forfeit, stop=flag,
+                                          forfeits=lost[-1])
+        else:
+            batch = play_schedule(seated, config.seed, d, r, rules=config.rules,
+                                  threads=threads, stop=flag)
         batches.append(batch)
         seconds += batch.seconds
         compile_s += batch.compile_seconds
@@ -131,8 +144,31 @@ def play_deals(strats, config, lo: int, hi: int, threads, stop=None) -> tuple:
         rows = rows.reshape(done * k, width)
     cols = {c: v.astype(INT_COLUMNS.get(c, np.int8))
             for c, v in results_of_rows(rows, config.players).items()}
+    if config.forfeit:   # the seat that forfeited each game, -1 for none (not stored)
+        seat = np.full((done, k), -1, np.int8)
+        for (_, members), forfeits in zip(plan, lost):
+            for f in forfeits:
+                j, m = divmod(f.game, len(members))
+                if j < done:
+                    seat[j, members[m][1]] = f.seat
+        cols[FORFEIT] = seat.reshape(-1)
     return ((np.repeat(deals[:done], k), np.tile(np.arange(k, dtype=np.int64), done), cols),
             seconds, compile_s)
+
+
+#: the column of a block's games that --forfeit adds: the seat that forfeited, -1 for none;
+#: the manifest keeps each chunk's forfeits (``forfeits_of``), the games table does not
+FORFEIT = "forfeit"
+
+
+def forfeits_of(games: tuple) -> list:
+    """``[{"deal", "seating", "seat"}]`` of the forfeited games among ``games``."""
+    deals, rots, cols = games
+    seat = cols.get(FORFEIT)
+    if seat is None:
+        return []
+    return [{"deal": int(deals[g]), "seating": int(rots[g]), "seat": int(seat[g])}
+            for g in np.flatnonzero(seat >= 0)]
 
 
 def _concat(parts: list) -> tuple:
@@ -201,7 +237,10 @@ class _Store:
         rel = chunk_file(*key, lo, hi)
         rows, sha = self._write(rel, table)
         m = self.manifest
-        m.chunks.append({**self._entry(key, lo, hi), "file": rel, "rows": rows, "sha256": sha})
+        entry = {**self._entry(key, lo, hi), "file": rel, "rows": rows, "sha256": sha}
+        if forfeits_of(games):
+            entry["forfeits"] = forfeits_of(games)
+        m.chunks.append(entry)
         stale = [p for p in m.partials if (entry_key(p), p["deal_lo"]) == (key, lo)]
         m.partials[:] = [p for p in m.partials if p not in stale]
         m.save(self.out)   # the chunk is finished from here on
@@ -219,8 +258,11 @@ class _Store:
         rows, sha = self._write(rel, table)
         m = self.manifest
         m.partials[:] = [p for p in m.partials if (entry_key(p), p["deal_lo"]) != (key, lo)]
-        m.partials.append({**self._entry(key, lo, hi), "file": rel,
-                           "played_hi": int(games[0][-1]) + 1, "rows": rows, "sha256": sha})
+        entry = {**self._entry(key, lo, hi), "file": rel, "played_hi": int(games[0][-1]) + 1,
+                 "rows": rows, "sha256": sha}
+        if forfeits_of(games):
+            entry["forfeits"] = forfeits_of(games)
+        m.partials.append(entry)
         m.save(self.out)
 
     def chunk(self, key, lo, hi, games) -> None:
@@ -273,6 +315,12 @@ def load_partials(out: Path, manifest: Manifest, config) -> dict:
             continue
         deals = cols.pop("deal")
         rots = cols.pop(seating).astype(np.int64)
+        if config.forfeit:   # the forfeits the manifest kept for these games
+            seat = np.full(len(deals), -1, np.int8)
+            at = {(int(d), int(r)): g for g, (d, r) in enumerate(zip(deals, rots))}
+            for f in p.get("forfeits", []):
+                seat[at[f["deal"], f["seating"]]] = f["seat"]
+            cols[FORFEIT] = seat
         found[key] = (int(p["played_hi"]), (deals, rots, cols))
         keep.append(p)
     manifest.partials[:] = keep

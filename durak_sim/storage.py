@@ -406,7 +406,28 @@ def chunk_file(*lineup_lo_hi) -> str:
     'games/hard_vs_easy_vs_easy/deals-000050000-000059999.parquet'
     """
     *names, lo, hi = lineup_lo_hi
-    return f"{GAMES_DIR}/{'_vs_'.join(names)}/deals-{lo:09d}-{hi - 1:09d}.parquet"
+    folder = "_vs_".join(folder_name(n) for n in names)
+    return f"{GAMES_DIR}/{folder}/deals-{lo:09d}-{hi - 1:09d}.parquet"
+
+
+def folder_name(name: str) -> str:
+    """A strategy's name as part of a folder name: itself when it is a plain registered
+    name, else (an external engine, ``engine:./bots/x.py``) the last part of it made safe,
+    with a digest of the whole name so that two engines never share a folder.
+
+    >>> folder_name("easy"), folder_name("engine:./bots/my bot.py")
+    ('easy', 'engine-my-bot.py-97fb14e8')
+    """
+    import hashlib
+    import re
+
+    if re.fullmatch(r"[a-z0-9_-]+", name):
+        return name
+    kind, _, body = name.partition(":") if ":" in name else ("strategy", "", name)
+    last = body.strip("'\" ").replace("\\", "/").rstrip("/").split("/")[-1]
+    tail = re.sub(r"[^A-Za-z0-9._]+", "-", last)
+    digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+    return f"{re.sub(r'[^a-z0-9]+', '-', kind.lower())}-{tail.strip('-.') or 'x'}-{digest}"
 
 
 def entry_key(c: dict) -> tuple:
@@ -506,6 +527,12 @@ def _entry_problem(c, partial: bool) -> str | None:
         return f"{c['rows']} rows for {end - lo} deals (two games each)"
     if lineup and (c["rows"] == 0 or c["rows"] % (end - lo)):
         return f"{c['rows']} rows for {end - lo} deals (the same games each)"
+    forfeits = c.get("forfeits", [])
+    if not (isinstance(forfeits, list) and all(
+            isinstance(f, dict) and set(f) == {"deal", "seating", "seat"}
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in f.values())
+            and lo <= f["deal"] < end for f in forfeits)):
+        return "forfeits is not a list of {deal, seating, seat} of its deals"
     if not (isinstance(c["sha256"], str) and len(c["sha256"]) == 64
             and all(ch in "0123456789abcdef" for ch in c["sha256"])):
         return "sha256 is not a SHA-256 in hex"

@@ -245,7 +245,8 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
                    plugins: Sequence[str] = (), command: str | None = None,
                    report: bool = True, console=None,
                    scheduler: str | None = None,
-                   worker_wait: float | None = None) -> TournamentResult:
+                   worker_wait: float | None = None,
+                   forfeit: bool = False) -> TournamentResult:
     """Play (or, with ``resume``, continue) a tournament and store every finished chunk.
 
     ``strategies``: the field (default every built-in level); ``gauntlet``: one strategy
@@ -294,7 +295,8 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
             load_plugin(p)
         config = make_config(strategies, deals=DEFAULT_DEALS if deals is None else deals,
                              seed=1 if seed is None else seed, chunk_deals=chunk_deals,
-                             gauntlet=gauntlet, rules=rules or Rules(), plugins=plugins)
+                             gauntlet=gauntlet, rules=rules or Rules(), plugins=plugins,
+                             forfeit=forfeit)
         out = Path(out) if out is not None else default_out_dir(config.seed)
         manifest = Manifest(config=config.to_dict(),
                             provenance={"package_version": __version__, "command": command,

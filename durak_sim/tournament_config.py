@@ -59,6 +59,8 @@ class TournamentConfig:
     gauntlet: str | None = None
     rules: Rules = Rules()
     plugins: tuple[str, ...] = ()
+    #: score an external engine's failure as its loss and go on (--forfeit)
+    forfeit: bool = False
 
     @property
     def players(self) -> int:
@@ -128,6 +130,8 @@ class TournamentConfig:
         parts += rules
         for p in self.plugins:
             parts += ["--plugin", p]
+        if self.forfeit:
+            parts.append("--forfeit")
         return " ".join(_quote(p) for p in parts)
 
     def to_dict(self) -> dict:
@@ -135,7 +139,8 @@ class TournamentConfig:
                                for n, v in zip(self.strategies, self.versions)],
                 "seed": self.seed, "deals": self.deals, "chunk_deals": self.chunk_deals,
                 "gauntlet": self.gauntlet, "rules": self.rules.to_dict(),
-                "rules_version": RULES_VERSION, "plugins": list(self.plugins)}
+                "rules_version": RULES_VERSION, "plugins": list(self.plugins),
+                **({"forfeit": True} if self.forfeit else {})}
 
     @classmethod
     def from_dict(cls, d: dict) -> "TournamentConfig":
@@ -170,10 +175,14 @@ class TournamentConfig:
             plugins = d.get("plugins", [])
             if not isinstance(plugins, list) or not all(isinstance(p, str) for p in plugins):
                 raise ValueError("plugins must be a list of names")
+            forfeit = d.get("forfeit", False)
+            if not isinstance(forfeit, bool):
+                raise ValueError("forfeit must be true or false")
             return cls(strategies=names, versions=versions, seed=integer("seed", 0, MAX_INDEX),
                        deals=integer("deals", 1, MAX_DEALS),
                        chunk_deals=integer("chunk_deals", 1, MAX_CHUNK_DEALS),
-                       gauntlet=gauntlet, rules=rules, plugins=tuple(plugins))
+                       gauntlet=gauntlet, rules=rules, plugins=tuple(plugins),
+                       forfeit=forfeit)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise StorageError(f"malformed tournament config in manifest: "
                                f"{str(exc).splitlines()[0] if str(exc) else exc!r}") from None
@@ -211,7 +220,8 @@ class TournamentConfig:
 
 def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
                 chunk_deals: int | None = None, gauntlet: str | None = None,
-                rules: Rules = Rules(), plugins: Sequence[str] = ()) -> TournamentConfig:
+                rules: Rules = Rules(), plugins: Sequence[str] = (),
+                forfeit: bool = False) -> TournamentConfig:
     """Validate a tournament's options and resolve its strategies (aliases, versions).
 
     No ``strategies``: every built-in level that plays ``rules``
@@ -276,7 +286,7 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
                             versions=tuple(s.version for s in strats), seed=seed,
                             deals=int(deals), chunk_deals=int(chunk_deals),
                             gauntlet=strats[0].name if gauntlet is not None else None,
-                            rules=rules, plugins=tuple(plugins))
+                            rules=rules, plugins=tuple(plugins), forfeit=bool(forfeit))
 
 
 def _check_field(names: list, rules: Rules, gauntlet: bool) -> None:

@@ -331,3 +331,24 @@ def test_hello_rules_from_the_observation(rules):
         assert rules_from_obs(g.observation(g.to_move())).to_dict() == r.to_dict()
     finally:
         SETTINGS.rules = saved
+
+
+def test_a_tournament_forfeits_an_engines_failures_or_stops_in_one_line(tmp_path):
+    (tmp_path / "bad.py").write_text(BAD)
+    spec = "engine:bad.py crash"
+    proc = run("tournament", spec, "easy", "--deals", "3", "--no-progress", "--out", "t1",
+               cwd=tmp_path)
+    assert_one_line_error(proc, f"engine '{spec}' (seat 0)", "at seed 1 deal 0",
+                          "its process was killed")
+    proc = run("tournament", spec, "easy", "--deals", "3", "--no-progress", "--forfeit",
+               "--out", "t2", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    manifest = json.loads((tmp_path / "t2" / "manifest.json").read_text())
+    assert manifest["config"]["forfeit"] is True
+    (chunk,) = manifest["chunks"]
+    # each game of the engine crashes at its fifth decision, if the deal lasts that long
+    assert chunk["forfeits"] and all(f["seat"] == f["seating"] for f in chunk["forfeits"])
+    assert "/" not in chunk["file"].split("/", 1)[1].rsplit("/", 1)[0]   # one folder
+    report = (tmp_path / "t2" / "report.md").read_text()
+    assert f"Forfeits (`--forfeit`): {len(chunk['forfeits'])} games" in report
+    assert "--forfeit --out DIR" in report
