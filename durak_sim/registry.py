@@ -227,7 +227,10 @@ def _strategies_package():
 
 
 def load_plugin(spec: str) -> None:
-    """Import a user's strategy module: a dotted module name or a path to a ``.py`` file."""
+    """Import a user's strategy module: a dotted module name or a path to a ``.py`` file.
+    The built-ins load first: a plugin may import them (``durak_sim.strategies.easy``) and
+    may not take their names."""
+    load_builtins()
     path = Path(spec)
     try:
         if spec.endswith(".py"):
@@ -261,8 +264,10 @@ def get_strategy(name: str) -> Strategy:
 
 
 def strategy_names() -> list[str]:
+    """The registered strategies, in registration order (external engines named on a
+    command line, ``engine:PATH``, are seated by their spec and not listed)."""
     load_builtins()
-    return list(_REGISTRY)
+    return [n for n in _REGISTRY if not n.startswith("engine:")]
 
 
 #: the built-in AI levels in order of strength, weakest first (the default tournament)

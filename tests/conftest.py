@@ -10,7 +10,12 @@ import random
 import pytest
 
 from durak_sim.kernel.game import KernelGame
+from durak_sim.registry import load_builtins
 from durak_sim.reference import ReferenceGame
+
+# the built-in strategies (``durak_sim.strategies``) importable by every test module, also
+# when the tests run from a source tree whose package is installed elsewhere (CI)
+load_builtins()
 
 ENGINES = [ReferenceGame, KernelGame]
 
