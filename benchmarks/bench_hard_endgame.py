@@ -2,14 +2,22 @@
 
     python benchmarks/bench_hard_endgame.py [--deals 10000] [--opponent normal] [--seed 11]
                                             [--jobs 2] [--verify-cap 20000000]
+                                            [--rules NAME] [--players N] [--lead-multiple]
+                                            [--rotate]
                                             [--dump-capped FILE] [--dump-decisions FILE]
 
-Plays ``--deals`` deals twice (hard in seat 0, then in seat 1) against ``--opponent`` on the
-reference engine, which calls hard's compiled ``decide`` exactly as the kernel does (same
-observation, history, random stream and workspace). At every hard decision with the stock at
-most the face-up trump (the endgame, where hard must play perfectly):
+Plays ``--deals`` deals once for each seat of hard (two players: hard in seat 0, then in
+seat 1; ``--rotate``: one game a deal, hard in seat ``deal % players``) against
+``--opponent`` in every other seat, on the reference engine, which calls
+hard's compiled ``decide`` exactly as the kernel does (same observation, history, random
+stream and workspace). ``--rules``, ``--players`` and ``--lead-multiple`` set the ruleset
+(default: the two-player default game). At every hard decision of an endgame hard plays
+exactly (two seats still playing, the stock at most the face-up trump, not prostoy: the
+two-player endgames of every table, ``strategies/hard.py``):
 
-* the position's value is solved independently (a fresh solver table of its own, no help
+* the position's value (from the view of the lower of the two seats left) is solved
+  independently by the solver hard uses there (the plain solver, or the variant search for
+  transfers and multi-card leads) (a fresh solver table of its own, no help
   from hard's table), then hard decides, then the value of the position its action leads to
   is solved the same way: the decision **keeps** the value when both are equal (a move can
   never improve the value, so "left" means a won or drawn endgame thrown away);
@@ -19,7 +27,7 @@ most the face-up trump (the endgame, where hard must play perfectly):
   ``deals_with_cap_hits``;
 * the decision is timed (``decide`` alone).
 
-``--dump-capped FILE`` writes the position of every capped decision (before hard's move) to
+The line names the ruleset (``rules``). ``--dump-capped FILE`` writes the position of every capped decision (before hard's move) to
 FILE, one ``durak-sim/position/1`` object a line in deal order, for ``durak-sim solve FILE``.
 ``--dump-decisions FILE`` writes every endgame decision of hard (before its move) in play
 order, one ``{"deal", "hard_seat", "action", "position"}`` object a line (``action``: hard's
@@ -41,81 +49,139 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from durak_sim.solve import kernel_position
 
 HARD = "hard"
 
 
-def _value(game, solver, tt, stamp, cap, stats) -> int | None:
-    """Seat 0's value of the reference game's position (None when the cap stopped it)."""
+def _two_left(game) -> tuple[int, int] | None:
+    """The two seats still playing (lower first), None when more are."""
+    live = [s for s in range(game.n) if s not in game.out]
+    return (live[0], live[1]) if len(live) == 2 else None
+
+
+def _solver_args(game):
+    """``(variant, args)``: which search plays the two-seat endgame and its position
+    arguments (the plain solver's ten; the variant search adds the ruleset and the lead)."""
+    from durak_sim.observation import PHASE_LEAD
+    from durak_sim.rules import FLAG_LEAD_MULTIPLE, FLAG_TRANSFER
+
+    lo, hi = _two_left(game)
+    stock = np.zeros(max(1, len(game.stock)), np.int64)
+    stock[:len(game.stock)] = game.stock
+    table = np.full(12, -1, np.int64)
+    for i, (a, d) in enumerate(game.table):
+        table[2 * i], table[2 * i + 1] = a, d
+    i64 = np.int64
+    args = (i64(game.hands[lo]), i64(game.hands[hi]), i64(game.trump_suit), stock,
+            i64(len(game.stock)), i64(0 if game.attacker == lo else 1), table,
+            i64(len(game.table)), i64(int(game.taking)),
+            i64(game.bout_limit if game.table else 0))
+    flags = game.rules.flags
+    if flags & (FLAG_LEAD_MULTIPLE | FLAG_TRANSFER):
+        return True, args + (i64(flags), i64(int(game.phase == PHASE_LEAD)))
+    return False, args
+
+
+def _value(game, seats, tt, stamp, cap, stats) -> int | None:
+    """The value of the reference game's position from the view of ``seats[0]`` (against
+    ``seats[1]``; None when the cap stopped it)."""
+    from durak_sim.kernel import solver, vsolver
+
     if game.is_over():
         r = game.result()
-        return 0 if r["durak"] is None else (1 if r["durak"] == 1 else -1)
+        if game.rules.teams:
+            team = r.get("durak_team")
+            return 0 if team is None else (-1 if team == seats[0] & 1 else 1)
+        return 0 if r["durak"] is None else (1 if r["durak"] == seats[1] else -1)
     i64 = np.int64
-    v = solver.solve_value(*kernel_position(game), tt, i64(stamp), i64(cap), stats)
+    variant, args = _solver_args(game)
+    if variant:
+        out = np.zeros(vsolver.OUT_SIZE, np.int64)
+        v = vsolver.solve_variant(*args, tt, i64(stamp), i64(cap), i64(0), out, stats)
+    else:
+        v = solver.solve_value(*args, tt, i64(stamp), i64(cap), stats)
     return None if stats[1] else int(v)
 
 
-def _position(game):
-    """The reference game's position (spec/position.md)."""
-    from durak_sim.position import Position
+def _position(game) -> dict:
+    """The reference game's position (docs/position.md; the ruleset, the seats out and the
+    lead when they are not the default game's)."""
+    from durak_sim.cards import card_str, mask_cards
+    from durak_sim.observation import PHASE_LEAD
 
-    return Position(trump_suit=game.trump_suit, hands=(game.hands[0], game.hands[1]),
-                    stock=tuple(game.stock), attacker=game.attacker,
-                    table=tuple((a, d) for a, d in game.table), taking=bool(game.taking),
-                    bout_limit=game.bout_limit if game.table else None)
+    d = {"format": "durak-sim/position/1",
+         "trump": "SCDH"[game.trump_suit],
+         "hands": [[card_str(c) for c in mask_cards(h)] for h in game.hands],
+         "stock": [card_str(c) for c in game.stock], "attacker": game.attacker,
+         "table": [[card_str(a), card_str(b) if b >= 0 else None] for a, b in game.table],
+         "taking": bool(game.taking),
+         "bout_limit": game.bout_limit if game.table else None}
+    if not game.rules.is_default:
+        d["rules"] = game.rules.to_dict()
+        if game.out:
+            d["out"] = list(game.out)
+            d["defender"] = game.defender
+        if game.phase == PHASE_LEAD:
+            d["lead"] = True
+    return d
 
 
 def run(args: tuple) -> dict:
-    """One worker: the deals ``lo..hi-1`` of the seed, both seatings."""
-    seed, lo, hi, opponent, verify_cap, log2, dump_all = args
-    from durak_sim.kernel import solver
+    """One worker: the deals ``lo..hi-1`` of the seed, every seating of hard."""
+    seed, lo, hi, opponent, verify_cap, log2, dump_all, rules_dict, rotate = args
+    from durak_sim.kernel import solver, vsolver
     from durak_sim.observation import O_STOCK
     from durak_sim.reference import (ReferenceGame, decisions, hist_for_strategy, legal_array,
                                      seat_inputs)
     from durak_sim.registry import get_strategy
+    from durak_sim.rules import Rules
     from durak_sim.strategies import hard
 
+    rules = Rules.from_dict(rules_dict)
+    n = rules.players
     strategies = {HARD: get_strategy(HARD), opponent: get_strategy(opponent)}
-    tt = solver.new_table(log2)
+    tt = vsolver.new_table(log2)  # serves both searches
     stats = np.zeros(solver.STATS_SIZE, np.int64)
     stamp = 0
     out = {"games": 0, "endgame_decisions": 0, "cap_hits": 0, "kept": 0, "left": 0,
-           "left_uncapped": 0, "unverified": 0, "hard_wins": 0, "times": [],
+           "left_uncapped": 0, "unverified": 0, "hard_wins": 0, "hard_durak": 0, "times": [],
            "left_examples": [], "deal_decisions": [], "deal_caps": [], "capped_positions": [],
            "decisions": []}
     for deal in range(lo, hi):
         decisions0, caps0 = out["endgame_decisions"], out["cap_hits"]
-        for hard_seat in (0, 1):
-            names = [HARD, opponent] if hard_seat == 0 else [opponent, HARD]
-            game = ReferenceGame.new(seed, deal)
+        for hard_seat in ([deal % n] if rotate else range(n)):
+            names = [HARD if s == hard_seat else opponent for s in range(n)]
+            game = ReferenceGame.new(seed, deal, rules)
             # one game stamp per game, as the engine gives
-            rngs, mems = seat_inputs(seed, deal, [strategies[n] for n in names],
-                                     stamp=2 * deal + hard_seat + 1)
+            rngs, mems = seat_inputs(seed, deal, [strategies[x] for x in names],
+                                     stamp=n * deal + hard_seat + 1)
             for seat, legal in decisions(game):
                 obs = game.observation(seat)
-                endgame = names[seat] == HARD and obs[O_STOCK] <= 1
+                seats = _two_left(game)
+                endgame = (names[seat] == HARD and obs[O_STOCK] <= 1 and seats is not None
+                           and not rules.prostoy)
                 if endgame:
                     stamp += 1
-                    before = _value(game, solver, tt, stamp, verify_cap, stats)
+                    before = _value(game, seats, tt, stamp, verify_cap, stats)
+                    position = _position(game)
                 t = time.perf_counter()
                 code = int(strategies[names[seat]].decide(
                     obs, legal_array(legal), hist_for_strategy(game), rngs[seat], mems[seat]))
                 dt = time.perf_counter() - t
                 capped = endgame and int(mems[seat][hard.M_STATS + 1] != 0)
                 if capped:
-                    out["capped_positions"].append(_position(game).to_json())
+                    out["capped_positions"].append(json.dumps(position))
                 if endgame and dump_all:
                     out["decisions"].append(json.dumps(
                         {"deal": deal, "hard_seat": hard_seat, "action": code,
-                         "position": _position(game).to_dict()}))
+                         "position": position}))
                 game.apply(code)
                 if endgame:
                     out["endgame_decisions"] += 1
                     out["times"].append(dt)
                     out["cap_hits"] += capped
                     stamp += 1
-                    after = _value(game, solver, tt, stamp, verify_cap, stats)
+                    after = _value(game, seats, tt, stamp, verify_cap, stats)
                     if before is None or after is None:
                         out["unverified"] += 1
                     elif before == after:
@@ -128,10 +194,18 @@ def run(args: tuple) -> dict:
                             out["left_examples"].append(
                                 {"seed": seed, "deal": deal, "hard_seat": hard_seat,
                                  "action": code, "before": before, "after": after,
-                                 "capped": bool(capped)})
+                                 "capped": bool(capped), "position": position})
             out["games"] += 1
             r = game.result()
-            out["hard_wins"] += int(r["durak"] is not None and r["durak"] != hard_seat)
+            if rules.teams:
+                lost = r.get("durak_team") == hard_seat & 1
+                won = r.get("durak_team") is not None and not lost
+            else:
+                lost = r["durak"] == hard_seat
+                won = r["out_order"][:1] == [hard_seat] and r["durak"] is not None
+            out["hard_wins"] += int(won if n > 2 or rules.teams else
+                                    (r["durak"] is not None and r["durak"] != hard_seat))
+            out["hard_durak"] += int(lost)
         out["deal_decisions"].append(out["endgame_decisions"] - decisions0)
         out["deal_caps"].append(out["cap_hits"] - caps0)
     return out
@@ -162,22 +236,33 @@ def main(argv=None) -> int:
     ap.add_argument("--verify-cap", type=int, default=20_000_000,
                     help="node cap of each independent check (0: none)")
     ap.add_argument("--tt-log2", type=int, default=20, help="the checker's table size")
+    ap.add_argument("--rules", default="podkidnoy", help="the ruleset (docs/rulesets.md)")
+    ap.add_argument("--players", type=int, default=None, help="seats (default: the ruleset's)")
+    ap.add_argument("--lead-multiple", action="store_true", help="multi-card leads (R8.1)")
+    ap.add_argument("--rotate", action="store_true",
+                    help="one game a deal, hard in seat deal %% players (default: a game for "
+                         "each seat of hard)")
     ap.add_argument("--dump-capped", metavar="FILE", default=None,
                     help="write the capped decisions' positions here (JSON Lines)")
     ap.add_argument("--dump-decisions", metavar="FILE", default=None,
                     help="write every endgame decision here, in play order (JSON Lines, "
                          "for bench_solver.py --replay)")
     args = ap.parse_args(argv)
+    from durak_sim.rules import Rules
+
+    rules = Rules(variant=args.rules, players=args.players,
+                  lead_multiple=True if args.lead_multiple else None).to_dict()
 
     # load (or compile) everything once before the workers start, and time it apart
     t = time.perf_counter()
-    run((args.seed, 0, 1, args.opponent, args.verify_cap, args.tt_log2, False))
+    run((args.seed, 0, 1, args.opponent, args.verify_cap, args.tt_log2, False, rules,
+         args.rotate))
     compile_s = time.perf_counter() - t
 
     jobs = max(1, args.jobs)
     cuts = np.linspace(0, args.deals, jobs + 1).astype(int)
     parts = [(args.seed, int(a), int(b), args.opponent, args.verify_cap, args.tt_log2,
-              args.dump_decisions is not None)
+              args.dump_decisions is not None, rules, args.rotate)
              for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
     t = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
@@ -185,18 +270,20 @@ def main(argv=None) -> int:
     wall = time.perf_counter() - t
     total = {k: sum(r[k] for r in results) for k in
              ("games", "endgame_decisions", "cap_hits", "kept", "left", "left_uncapped",
-              "unverified", "hard_wins")}
+              "unverified", "hard_wins", "hard_durak")}
     times = np.concatenate([np.array(r["times"], float) for r in results]) * 1000
     deal_caps = np.concatenate([np.array(r["deal_caps"], np.int64) for r in results])
     deal_decisions = np.concatenate([np.array(r["deal_decisions"], np.int64)
                                      for r in results])
     n = max(1, total["endgame_decisions"])
-    line = {"bench": "hard-endgame", "opponent": args.opponent, "seed": args.seed,
-            "deals": args.deals, **total,
+    line = {"bench": "hard-endgame", "rules": Rules.from_dict(rules).tag,
+            "opponent": args.opponent, "seed": args.seed,
+            "deals": args.deals, "rotate": args.rotate, **total,
             "cap_hit_rate": round(total["cap_hits"] / n, 6),
             "cap_hit_rate_ci95": rate_interval(deal_caps, deal_decisions),
             "deals_with_cap_hits": int((deal_caps > 0).sum()),
             "hard_win_rate": round(total["hard_wins"] / max(1, total["games"]), 5),
+            "hard_durak_rate": round(total["hard_durak"] / max(1, total["games"]), 5),
             "endgame_mean_ms": round(float(times.mean()), 4) if len(times) else None,
             "endgame_p99_ms": round(float(np.percentile(times, 99)), 4) if len(times) else None,
             "endgame_max_ms": round(float(times.max()), 2) if len(times) else None,

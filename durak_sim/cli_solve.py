@@ -70,19 +70,33 @@ def _proven_actions(action_bounds: dict) -> list[str]:
     return lines
 
 
+def _words(position, v: int) -> str:
+    """VALUE_WORDS with the table's seats (a larger table's two seats left)."""
+    a, b = position.seats
+    words = VALUE_WORDS[v]
+    if (a, b) != (0, 1):
+        words = words.replace("seat 0", "seat A").replace("seat 1", "seat B")
+        words = words.replace("seat A", f"seat {a}").replace("seat B", f"seat {b}")
+    return words
+
+
 def _human(i: int, n: int, position, result, budget: tuple) -> str:
     lines = []
     if n > 1:
         lines.append(f"position {i + 1}")
     if position.to_move is None:
-        lines.append(f"  value    {result.value:+d}  ({VALUE_WORDS[result.value]}; the deal is "
-                     f"over)")
+        lines.append(f"  value    {result.value:+d}  ({_words(position, result.value)}; the "
+                     f"deal is over)")
         return "\n".join(lines)
     role = "attacker" if position.to_move == position.attacker else "defender"
-    lines.append(f"  to move  seat {position.to_move} ({role}, {position.phase})")
+    lines.append(f"  to move  {position.seat_name(position.to_move)} ({role}, "
+                 f"{position.phase})")
+    if position.seats != (0, 1):
+        lines.append(f"  (the value is seat {position.seats[0]}'s, against seat "
+                     f"{position.seats[1]}: the two seats left)")
     lo, hi = result.bounds
     if result.exact:
-        lines.append(f"  value    {result.value:+d}  ({VALUE_WORDS[result.value]})")
+        lines.append(f"  value    {result.value:+d}  ({_words(position, result.value)})")
         order = ("" if result.order_exact
                  else f"  [order cut short by {_cause(result, *budget)}]")
         lines.append(f"  optimal  {', '.join(result.best_actions)}{order}")

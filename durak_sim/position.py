@@ -3,6 +3,15 @@
 Every card's place is known and the stock's order is fixed, so a position is a game of perfect
 information (see ``durak_sim.solve``). Cards are ints and hands are masks (``durak_sim.cards``).
 
+Besides the two-player default game, a position may name its ruleset (``rules``): the
+transfer game and multi-card leads (a lead still being laid: ``lead``), and a larger table
+where exactly two seats still play (the others in ``out``; ``defender`` and the other table
+fields as docs/position.md says). Such a position is read by the reference engine's parser
+(``durak_sim.reference.parse_position``, which checks it against the rules) and kept as the
+two seats left: ``hands`` are theirs, lower seat first, ``seats`` their seats at the table,
+``attacker`` 0 or 1 among them. Prostoy, the trump-six swap and three seats or more are
+refused, each in one line naming why.
+
 >>> p = Position.from_json('{"format": "durak-sim/position/1", "trump": "D", "stock": [], '
 ...                        '"hands": [["6S", "KD", "9H"], ["TS", "7D"]], "attacker": 0}')
 >>> p.to_move, p.phase, p.defender
@@ -20,11 +29,15 @@ from .cards import (
     N_CARDS, SUITS, beats, card_rank, card_str, card_suit, mask_cards, parse_card,
 )
 from .errors import UserError
+from .rules import Rules
 
 POSITION_FORMAT = "durak-sim/position/1"
 MAX_BOUT = 6  # R3.4
 REQUIRED_KEYS = ("format", "trump", "hands", "stock", "attacker")
 OPTIONAL_KEYS = ("table", "taking", "bout_limit")
+#: fields of positions of the larger tables (docs/position.md), which the solver does not take
+TABLE_KEYS = ("rules", "out", "defender", "asked", "lead", "swap", "known", "first_attacker",
+              "dealer")
 
 
 @dataclass(frozen=True)
@@ -46,9 +59,20 @@ class Position:
     table: tuple[tuple[int, int], ...] = ()
     taking: bool = False
     bout_limit: int | None = None
+    #: the ruleset (None: the two-player default game), the lead being laid (E4), the
+    #: table's seats of ``hands[0]`` and ``hands[1]``, the seats out in order (R7.5)
+    rules: Rules | None = None
+    lead: bool = False
+    seats: tuple[int, int] = (0, 1)
+    out: tuple[int, ...] = ()
 
     def __post_init__(self):
         _validate(self)
+
+    @property
+    def variant(self) -> bool:
+        """Whether the variant search plays it (transfers or multi-card leads)."""
+        return self.rules is not None and (self.rules.transfer or self.rules.lead_multiple)
 
     # ---- reading and writing ------------------------------------------------------------
     @classmethod
@@ -59,6 +83,21 @@ class Position:
         missing = [k for k in REQUIRED_KEYS if k not in d]
         if missing:
             raise UserError(f"position: missing key(s): {', '.join(missing)}")
+        rules = None
+        if d.get("rules") is not None:
+            from .rules import RulesError
+
+            try:
+                rules = Rules.from_dict(d["rules"])
+            except RulesError as exc:
+                raise UserError(f"position: rules: {exc}") from None
+            if rules.prostoy:
+                raise UserError(f"the solver does not play prostoy ({rules.describe()}): its "
+                                f"endgames are not searched")
+        if (rules is not None and not rules.is_default) or \
+                any(d.get(k) not in (None, False, []) for k in TABLE_KEYS if k != "rules"):
+            return _from_table_dict(d, rules or Rules())
+        d = {k: v for k, v in d.items() if k not in TABLE_KEYS}
         unknown = sorted(set(d) - set(REQUIRED_KEYS) - set(OPTIONAL_KEYS))
         if unknown:
             raise UserError(f"position: unknown key(s): {', '.join(map(str, unknown))}")
@@ -131,6 +170,8 @@ class Position:
 
     def to_dict(self) -> dict:
         """The JSON object of the position (spec/position.md); hands listed lowest card first."""
+        if self.rules is not None:
+            return self._table_dict()
         return {
             "format": POSITION_FORMAT,
             "trump": SUITS[self.trump_suit],
@@ -142,8 +183,29 @@ class Position:
             "bout_limit": self.bout_limit,
         }
 
+    def _table_dict(self) -> dict:
+        hands = [[] for _ in range(self.rules.players)]
+        for seat, h in zip(self.seats, self.hands):
+            hands[seat] = [card_str(c) for c in mask_cards(h)]
+        d = {"format": POSITION_FORMAT, "trump": SUITS[self.trump_suit], "hands": hands,
+             "stock": [card_str(c) for c in self.stock],
+             "attacker": self.seats[self.attacker],
+             "table": [[card_str(a), card_str(x) if x >= 0 else None] for a, x in self.table],
+             "taking": self.taking, "bout_limit": self.bout_limit,
+             "rules": self.rules.to_dict()}
+        if self.out:
+            d["out"] = list(self.out)
+            d["defender"] = self.seats[self.defender]
+        if self.lead:
+            d["lead"] = True
+        return d
+
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
+
+    def seat_name(self, s: int) -> str:
+        """``seat N`` of the table for the solver's seat ``s`` (0 or 1)."""
+        return f"seat {self.seats[s]}"
 
     # ---- questions ------------------------------------------------------------------------
     @property
@@ -162,10 +224,13 @@ class Position:
 
     @property
     def phase(self) -> str:
-        """``open`` (the attacker must open), ``defend`` (beat or take) or ``attack`` (throw
-        in or stop, also while the defender is taking)."""
+        """``open`` (the attacker must open), ``lead`` (he is laying a lead of several cards,
+        E4), ``defend`` (beat, take or transfer) or ``attack`` (throw in or stop, also while
+        the defender is taking)."""
         if not self.table:
             return "open"
+        if self.lead:
+            return "lead"
         return "defend" if self.unbeaten >= 0 else "attack"
 
     @property
@@ -234,7 +299,8 @@ def _card_list(x: Any, where: str) -> list[int]:
 
 
 def _validate(p: Position) -> None:
-    """Types, then every rule a reachable position keeps (R1-R5)."""
+    """Types, then every rule a reachable position keeps (R1-R5; for a ruleset's position the
+    reference parser checked the rest, and the bout limit is checked here)."""
     if type(p.trump_suit) is not int or not 0 <= p.trump_suit < 4:
         raise UserError(f"position: trump suit must be 0..3, not {p.trump_suit!r}")
     if not isinstance(p.hands, tuple) or len(p.hands) != 2:
@@ -269,6 +335,8 @@ def _validate(p: Position) -> None:
     if p.stock and card_suit(p.stock[-1]) != p.trump_suit:
         raise UserError(f"position: the last stock card {card_str(p.stock[-1])} is the face-up "
                         f"trump (R2.2), so the trump suit must be {SUITS[card_suit(p.stock[-1])]}")
+    if p.rules is not None and not p.table and p.lead:
+        raise UserError("position: lead is true but the table is empty")
     if not p.table:
         if p.taking:
             raise UserError("position: taking is true but the table is empty")
@@ -337,6 +405,45 @@ def _check_bout_limit(p: Position) -> None:
     if p.bout_limit != limit:
         raise UserError(f"position: bout_limit {p.bout_limit} is impossible: the limit is "
                         f"{limit} = {why} (R3.4)")
+
+
+def _from_table_dict(d: dict, rules: Rules) -> Position:
+    """A position of a ruleset or a larger table (module docstring), checked by the reference
+    engine's parser, as the two seats left."""
+    from .observation import PHASE_LEAD, PHASE_SWAP
+    from .reference import parse_position
+
+    unknown = sorted(set(d) - set(REQUIRED_KEYS) - set(OPTIONAL_KEYS) - set(TABLE_KEYS))
+    if unknown:
+        raise UserError(f"position: unknown key(s): {', '.join(map(str, unknown))}")
+    if d.get("format") != POSITION_FORMAT:
+        raise UserError(f"position: format must be {POSITION_FORMAT!r}, not "
+                        f"{d.get('format')!r}")
+    try:
+        p = parse_position(d)
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise UserError(f"position: {exc}") from None
+    if p["phase"] == PHASE_SWAP:
+        raise UserError("the solver does not play the trump-six swap: decide it first (swap "
+                        "is true)")
+    active = [s for s in range(rules.players) if s not in p["out"]]
+    if len(active) != 2:
+        raise UserError(f"{len(active)} seats still play: the solver plays two-player endgames "
+                        f"(a larger table once exactly two seats are left, the others in "
+                        f"'out'); with more seats the hands are not a two-player game")
+    lo, hi = active
+    hands = (cards_mask_list(p["hands"][lo]), cards_mask_list(p["hands"][hi]))
+    table = tuple((a, -1 if x is None else x) for a, x in p["table"])
+    return Position(p["trump_suit"], hands, tuple(p["stock"]), 0 if p["attacker"] == lo else 1,
+                    table, bool(p["taking"]), p["bout_limit"] if table else None, rules,
+                    p["phase"] == PHASE_LEAD, (lo, hi), tuple(p["out"]))
+
+
+def cards_mask_list(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
 
 
 def load_positions(path: str) -> list[Position]:

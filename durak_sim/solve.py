@@ -1,4 +1,5 @@
-"""Solve two-player endgames exactly: the public face of ``durak_sim.kernel.solver``.
+"""Solve two-player endgames exactly: the public face of ``durak_sim.kernel.solver`` (and of
+``durak_sim.kernel.vsolver`` for the transfer game and multi-card leads).
 
 A ``Position`` (every card known, the stock in a fixed order) is a game of perfect
 information. ``solve`` returns its value from seat 0's view (``1`` seat 0 goes out, ``0`` draw,
@@ -20,7 +21,12 @@ the calling thread watches it: it reads the node count for ``progress`` and stop
 by lowering the kernel's node cap, so the caller stays free to receive SIGINT. A stopped
 search reports the bounds on the value it proved (``bounds``, seat 0's view) and, for each
 root action it searched, the bounds proved for it (``action_bounds``): they are sound, the
-answer is only not complete.
+answer is only not complete. The variant search (transfers, multi-card leads) keeps every
+budget the same way: it reads the node cap at every node and has no inner budget of its own.
+
+Positions of a ruleset or a larger table (``Position.rules``; two seats left): the value is
+from the view of the first of the two seats left (``Position.seats[0]``), and the variant
+search plays the transfer game and multi-card leads.
 
 >>> r = solve(p, node_cap=1)
 >>> r.exact, r.stopped_by, r.bounds
@@ -37,6 +43,7 @@ import numpy as np
 
 from .actions import action_str
 from .position import Position
+from .rules import Rules
 
 #: log2 of the transposition table's entries (2**16 entries: 2.2 MB)
 TABLE_LOG2 = 16
@@ -172,21 +179,37 @@ class _Solver:
 
     def __init__(self, log2_entries: int = TABLE_LOG2):
         from .kernel import solver as k
+        from .kernel import vsolver
 
-        self.k = k
-        self.tt = k.new_table(log2_entries)
-        self.out = np.zeros(k.OUT_SIZE, np.int64)
+        self.plain = self.k = k
+        self.variants = None  # the variant search, loaded with the first position of its own
+        self.tt = vsolver.new_table(log2_entries)  # a work area for either search
+        self.out = np.zeros(256, np.int64)  # the larger of the two searches' out sizes
         self.stats = np.zeros(k.STATS_SIZE, np.int64)
         self.stamp = 0
         # load (or compile) the kernel now, so that ``seconds`` measures the search alone
         # (in this thread: a Ctrl-C now is no solve's to report)
-        warm_up = Position(0, (1, 2))
+        self._warm_up(Position(0, (1, 2)))
+
+    def _warm_up(self, position: Position) -> None:
         self.stamp += 1
-        self._search(warm_up, 0, 0, _Control(warm_up.to_move), time.perf_counter())
+        self._search(position, 0, 0, _Control(position.to_move), time.perf_counter())
+
+    def _kernel(self, position: Position):
+        """The search module that plays ``position`` (loaded and warmed up on first use)."""
+        if not position.variant:
+            return self.plain
+        if self.variants is None:
+            from .kernel import vsolver
+
+            self.variants = vsolver
+            self._warm_up(Position(0, (1, 2), rules=Rules(variant="perevodnoy")))
+        return self.variants
 
     def solve(self, position: Position, node_cap: int = 0, order_nodes: int = 0,
               time_limit: float = 0, progress: Callable[[SolveProgress], None] | None = None
               ) -> SolveResult:
+        self.k = self._kernel(position)
         t0 = time.perf_counter()
         if position.is_over():
             return SolveResult(position.result(), [], 0, time.perf_counter() - t0)
@@ -282,14 +305,19 @@ class _Solver:
 
     # ---- the search (the worker's thread) -------------------------------------------------
     def _search(self, position, node_cap, order_nodes, ctl, t0) -> SolveResult:
-        k = self.k
+        k = self.k = self.variants if position.variant else self.plain
         tt = self.tt
         args = kernel_position(position)
         i64 = np.int64
+        if position.variant:
+            args += (i64(position.rules.flags), i64(int(position.lead)))
+            entry = k.solve_variant
+        else:
+            entry = k.solve_root
 
         def call(mode, cap):
-            v = k.solve_root(*args, tt, i64(self.stamp), i64(max(0, cap)), i64(mode),
-                             self.out, self.stats)
+            v = entry(*args, tt, i64(self.stamp), i64(max(0, cap)), i64(mode), self.out,
+                      self.stats)
             return int(v), [int(c) for c in self.out[1:self.out[0] + 1]], self.stats.copy()
 
         # the kernel sets the bounds of the moves it searches: the rest stay unset (the
