@@ -42,7 +42,9 @@ def _lineup(ai: str | None, rules_spec: dict):
         raise UserError(f"{rules.players} players need {rules.players - 1} AIs after your "
                         f"seat, got {len(names)}: {ai}")
     if not names:
-        names = ["hard" if rules.is_default else "easy"]
+        from .registry import get_strategy
+
+        names = ["hard" if get_strategy("hard").supports(rules) else "easy"]
     if len(names) == 1:
         names = names * (rules.players - 1)
     ais = resolve_strategies(names)
@@ -67,7 +69,13 @@ def _lineup(ai: str | None, rules_spec: dict):
               default="latin", show_default=True,
               help="Court cards as J Q K A, or as the atlas pack's В Д К Т.")
 @click.option("--hint", is_flag=True,
-              help="Show hard's advice at each of your moves (type hint for it any time).")
+              help="Show the advice at each of your moves (type hint for it any time): the "
+                   "exact value of every move in a two-player endgame, else the --advisor's "
+                   "move.")
+@click.option("--advisor", metavar="LEVEL", default=None,
+              help="Whose move hint shows before the endgame (expert shows its search per "
+                   "move).  [default: expert where it plays (the two-player default game), "
+                   "else hard]")
 @click.option("--pace", type=click.FloatRange(0), default=0.6, show_default=True,
               metavar="SECONDS", help="Pause before each AI move is shown.")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -83,7 +91,7 @@ def _lineup(ai: str | None, rules_spec: dict):
 @rules_options
 @click.option("--plugin", "plugins", multiple=True, metavar="MODULE|FILE.py",
               help="Import a module that registers strategies (repeatable).")
-def play_command(ai, seed, deal, card_style, hint, pace, record, force, color,
+def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force, color,
                  engine_timeout, game_engine, rules_spec, plugins):
     """Play one deal yourself in seat 0 against AIs in the other seats.
 
@@ -108,6 +116,11 @@ def play_command(ai, seed, deal, card_style, hint, pace, record, force, color,
 
         configure(timeout=engine_timeout)
     rules, ais = _lineup(ai, rules_spec)
+    if advisor is not None:
+        from .play import check_supported, resolve_strategies
+
+        (advisor,) = resolve_strategies([advisor])
+        check_supported([advisor], rules)
     if seed is None:
         seed = secrets.randbelow(1 << 31)
     path = record if record is not None else _default_record(seed, deal)
@@ -121,7 +134,7 @@ def play_command(ai, seed, deal, card_style, hint, pace, record, force, color,
 
     screen = Screen(console, ATLASNYE if card_style == "atlasnye" else RANK_DISPLAY)
     session = PlaySession(seed, deal, rules, ais, screen, read=console.input, pace=pace,
-                          hint=hint, engine=game_engine)
+                          hint=hint, engine=game_engine, advisor=advisor)
     status = "over"
     try:
         session.run()

@@ -181,8 +181,17 @@ class _ProgressLine:
               show_default=True, metavar="N",
               help="Node budget for ordering the optimal actions (0: no limit); past it the "
                    "rest keep code order. Value and actions stay exact.")
+@click.option("--expert", "expert", is_flag=True,
+              help="At a position of the default game with two or more cards in the stock, "
+                   "advise the seat to move as it sees the position (its hand, the table, "
+                   "the discard, the face-up trump, the known cards; not the other hand nor "
+                   "the stock's order): expert's move and each move's mean result against "
+                   "hard's choice over the deals its search samples. Other positions are "
+                   "solved exactly as without it.")
+@click.option("--seed", type=click.IntRange(0, MAX_NODES), default=0, show_default=True,
+              help="With --expert: the seed of expert's sampled deals.")
 def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
-                  order_nodes: int) -> None:
+                  order_nodes: int, expert: bool, seed: int) -> None:
     """Solve the endgame position(s) in FILE.
 
     FILE holds one position (format durak-sim/position/1) or JSON Lines, one position a line.
@@ -199,15 +208,27 @@ def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
     if time_limit != time_limit:   # nan passes any range check
         _fail("--time-limit must be a number of seconds, got nan")
     try:
-        _solve(file, as_json, time_limit, max_nodes, order_nodes)
+        _solve(file, as_json, time_limit, max_nodes, order_nodes, expert, seed)
     except KeyboardInterrupt:
         # Ctrl-C before or between searches (a search in progress is handled in ``_solve``)
         click.echo("durak-sim: interrupted", err=True)
         sys.exit(EXIT_INTERRUPTED)
 
 
+def _advice_text(i: int, n: int, a) -> str:
+    head = f"position {i + 1} of {n}: " if n > 1 else ""
+    lines = [f"{head}seat {a.seat} to move, as it sees the position: expert plays {a.action}"]
+    if a.moves:
+        lines[0] += (" (its search: each move's mean result against hard's choice, +1 a won "
+                     "deal, -1 a lost one, over the deals it sampled; 95% intervals)")
+        for act, gain, se, alive in a.moves:
+            mark = "  <- played" if act == a.action else ("" if alive else "  (dropped)")
+            lines.append(f"  {act}: {gain:+.3f} \u00b1 {1.96 * se:.3f}{mark}")
+    return "\n".join(lines)
+
+
 def _solve(file: str, as_json: bool, time_limit: float, max_nodes: int,
-           order_nodes: int) -> None:
+           order_nodes: int, expert: bool = False, seed: int = 0) -> None:
     from .position import load_positions
     from .solve import SolveInterrupted, solve_many
 
@@ -216,9 +237,17 @@ def _solve(file: str, as_json: bool, time_limit: float, max_nodes: int,
     except UserError as e:
         _fail(str(e))
     budget = (time_limit, max_nodes, order_nodes)
-    line = _ProgressLine(len(positions))
-    results = solve_many(positions, node_cap=max_nodes, order_nodes=order_nodes,
-                         time_limit=time_limit, progress=line.update if line.enabled else None)
+    if expert:
+        from .advise import advise, applies
+
+        advised = [applies(p) for p in positions]
+    else:
+        advised = [False] * len(positions)
+    todo = [p for p, a in zip(positions, advised) if not a]
+    line = _ProgressLine(len(todo))
+    results = iter(solve_many(todo, node_cap=max_nodes, order_nodes=order_nodes,
+                              time_limit=time_limit,
+                              progress=line.update if line.enabled else None))
 
     def show(i, r):
         line.clear()
@@ -231,8 +260,14 @@ def _solve(file: str, as_json: bool, time_limit: float, max_nodes: int,
 
     done = 0
     try:
-        for r in results:
-            show(done, r)
+        for i, p in enumerate(positions):
+            if advised[i]:
+                a = advise(p, seed)
+                line.clear()
+                click.echo(json.dumps(a.to_dict()) if as_json else
+                           ("\n" if i else "") + _advice_text(i, len(positions), a))
+            else:
+                show(i, next(results))
             done += 1
     except SolveInterrupted as e:
         show(done, e.result)

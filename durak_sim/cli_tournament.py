@@ -68,7 +68,8 @@ def _command_line() -> str:
 def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, chunk_deals,
                        progress, scheduler, worker_wait, forfeit, engine_timeout, rules_spec,
                        plugins):
-    """Play every pairing of STRATEGY ... (default: every built-in level) over the same
+    """Play every pairing of STRATEGY ... (default: random, easy, normal and hard; expert
+    only when named) over the same
     seeded deals, store every game, and write a report.
 
     Each pairing plays deal indices 0..N-1, each twice with the seats swapped. With

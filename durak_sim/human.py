@@ -92,7 +92,7 @@ class PlaySession:
 
     def __init__(self, seed: int, deal: int, rules, ais: list, screen: Screen, read,
                  pace: float = 0.6, hint: bool = False, engine: str = "reference",
-                 sleep=time.sleep):
+                 sleep=time.sleep, advisor=None):
         from .reference import seat_inputs
 
         self.seed, self.deal, self.rules = seed, deal, rules
@@ -104,6 +104,7 @@ class PlaySession:
         self.pace, self.auto_hint, self.sleep = pace, hint, sleep
         self.screen.trump_suit = int(self.game.observation(0)[O_TRUMP_SUIT])
         self._hinter = None
+        self.advisor = advisor   # the Strategy whose advice hint shows (None: the strongest)
         self._took = False
         self.quit = False
 
@@ -379,8 +380,9 @@ class PlaySession:
             self.screen.say(f"[cyan]{line}[/]")
 
     def hint_lines(self, obs, codes) -> list[str]:
-        """hard's advice: in a two-player empty-stock endgame the exact value of every legal
-        move (``durak_sim.solve``), otherwise what hard would play in seat 0."""
+        """Advice: in a two-player empty-stock endgame the exact value of every legal move
+        (``durak_sim.solve``), otherwise what expert (else hard, else easy) would play in
+        seat 0, with expert's search statistics per move where it searched."""
         values = endgame_values(self.game, codes, self.rules) if int(obs[O_STOCK]) == 0 \
             else None
         if values is not None:
@@ -396,26 +398,49 @@ class PlaySession:
             if same:
                 lines.append("  (every move has the same value)")
             return lines
-        name, code = self.hint_move(obs, codes)
+        name, code, rows = self.hint_move(obs, codes)
         k = codes.index(code) + 1
-        return [f"hint: {name} would play {k} {self.label(obs, code)}"]
+        lines = [f"hint: {name} would play {k} {self.label(obs, code)}"]
+        if rows:   # expert's search: each move against hard's choice on the same sampled deals
+            lines[0] += (" (its search: each move's mean result against hard's choice, +1 a "
+                         "won deal, -1 a lost one, over the deals it sampled)")
+            for j, c in enumerate(codes, 1):
+                gain, se, alive = rows.get(c, (0.0, 0.0, False))
+                mark = "  <- played" if c == code else ("" if alive else "  (dropped)")
+                lines.append(f"  {j} {self.label(obs, c)}: {gain:+.3f} \u00b1 {1.96 * se:.3f}"
+                             f"{mark}")
+        return lines
 
-    def hint_move(self, obs, codes) -> tuple[str, int]:
-        """(strategy, code): what hard (else easy, at a table hard does not play) would play
-        in seat 0 here, with a random stream and workspace of its own for this deal."""
+    def hint_move(self, obs, codes) -> tuple[str, int, dict]:
+        """(strategy, code, search rows): what the advisor (by default the strongest level
+        that plays this table: expert, else hard, else easy) would play in seat 0 here, with a random stream and
+        workspace of its own for this deal; expert's search statistics per move
+        (``{code: (mean gain over hard's choice, standard error, still in the running)}``,
+        empty when it did not search)."""
+        from .play import prepare
         from .reference import hist_for_strategy, legal_array, seat_inputs
         from .registry import get_strategy
 
         if self._hinter is None:
-            strat = get_strategy("hard")
-            if not strat.supports(self.rules):
-                strat = get_strategy("easy")
+            strat = self.advisor
+            for name in ("expert", "hard", "easy") if strat is None else ():
+                strat = get_strategy(name)
+                if strat.supports(self.rules):
+                    break
+            prepare([strat], kernel=False, notice=self.screen.say)
             rngs, mems = seat_inputs(self.seed, self.deal, [strat])
             self._hinter = (strat, rngs[0], mems[0])
         strat, rng, mem = self._hinter
-        code = int(strat.decide(obs, legal_array(codes), hist_for_strategy(self.game), rng,
-                                mem))
-        return strat.name, code if code in codes else codes[0]
+        legal, hist = legal_array(codes), hist_for_strategy(self.game)
+        rows = {}
+        if strat.name == "expert":
+            from .strategies.expert import expert_advice
+
+            code, found = expert_advice(obs, legal, hist, rng)   # a fresh workspace
+            rows = {c: (gain, se, alive) for c, gain, se, alive in found}
+        else:
+            code = int(strat.decide(obs, legal, hist, rng, mem))
+        return strat.name, code if code in codes else codes[0], rows
 
     # -- the end ---------------------------------------------------------------------------
     def result_lines(self) -> list[str]:

@@ -270,10 +270,18 @@ def strategy_names() -> list[str]:
     return [n for n in _REGISTRY if not n.startswith("engine:")]
 
 
-#: the built-in AI levels in order of strength, weakest first (the default tournament)
-BUILTIN_LEVELS = ("random", "easy", "normal", "hard")
+#: the built-in AI levels in order of strength, weakest first (the ladder, a gauntlet's field)
+BUILTIN_LEVELS = ("random", "easy", "normal", "hard", "expert")
+#: the default tournament's field (the main job): every level but expert, whose games cost
+#: about a hundred times hard's (README, "The expert level")
+DEFAULT_FIELD = ("random", "easy", "normal", "hard")
 
 
 def builtin_levels() -> list[str]:
     load_builtins()
     return [n for n in BUILTIN_LEVELS if n in _REGISTRY]
+
+
+def default_field() -> list[str]:
+    load_builtins()
+    return [n for n in DEFAULT_FIELD if n in _REGISTRY]

@@ -224,8 +224,9 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
                 forfeit: bool = False) -> TournamentConfig:
     """Validate a tournament's options and resolve its strategies (aliases, versions).
 
-    No ``strategies``: every built-in level that plays ``rules``
-    (``registry.builtin_levels()``), or with a ``gauntlet`` every such level other than it.
+    No ``strategies``: every level of the default field that plays ``rules``
+    (``registry.default_field()``: the built-in levels but expert), or with a ``gauntlet``
+    every built-in level (``registry.builtin_levels()``) that plays it other than it.
     No ``chunk_deals``: :data:`CHUNK_DEALS`, or more when the tournament would otherwise
     have more than ``limits.MAX_CHUNKS`` chunks. ``rules.players`` is the table size: a
     larger field plays every line-up of that many (:mod:`durak_sim.lineups`).
@@ -236,7 +237,7 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
     300031
     """
     from .limits import MAX_CHUNK_DEALS, MAX_CHUNKS, MAX_DEALS
-    from .registry import builtin_levels
+    from .registry import builtin_levels, default_field
 
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) \
             or not 1 <= deals <= MAX_DEALS:
@@ -263,8 +264,8 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
                             f"opponents")
         strats = [g, *others]
     else:
-        # the default field: the built-in levels that play the ruleset
-        strats = resolve_strategies(names or [n for n in builtin_levels() if plays(n)])
+        # the default field: its levels that play the ruleset
+        strats = resolve_strategies(names or [n for n in default_field() if plays(n)])
     check_supported(strats, rules)
     _check_field([s.name for s in strats], rules, gauntlet is not None)
     n_lineups = len(field_lineups([s.name for s in strats], players, gauntlet is not None))

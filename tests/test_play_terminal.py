@@ -116,8 +116,8 @@ def test_teams_game_is_played_and_replays(tmp_path):
 def test_junk_illegal_take_throw_in_hint_and_quit(tmp_path):
     """Bad input is explained and asked again; a take and a throw-in are played; hint
     advises; quit keeps the record of the moves made, which replay --record shows."""
-    child = spawn(["--ai", "easy", "--seed", "7", "--deal", "0", "--record", "q.jsonl"],
-                  tmp_path)
+    child = spawn(["--ai", "easy", "--seed", "7", "--deal", "0", "--record", "q.jsonl",
+                   "--advisor", "hard"], tmp_path)   # (expert's hint: in-process, below)
     child.expect_exact(PROMPT)
     for junk, answer in [("junk", "I do not understand"), ("99", "there is no move 99"),
                          ("defend", "I do not understand"), ("", "your move, ")]:
@@ -418,3 +418,26 @@ def test_variants_in_process_lead_transfer_swap_and_target_choice(variant):
             break
     assert want <= used, used
     assert "can: 1 beat" in out or variant == "perevodnoy"
+
+
+def test_expert_hint_shows_its_search_per_move():
+    """Before the endgame of the default game the hint is expert's move with its search's
+    mean result of every legal move against hard's choice; the move it names is one of them."""
+    import io
+
+    from rich.console import Console
+
+    from durak_sim.human import PlaySession, Screen
+    from durak_sim.registry import get_strategy
+
+    buf = io.StringIO()
+    screen = Screen(Console(file=buf, no_color=True, soft_wrap=True, highlight=False))
+    session = PlaySession(5, 3, Rules(), [get_strategy("easy")], screen, read=input, pace=0)
+    g = session.game
+    while g.to_move() != 0 or len(g.legal_actions()) < 3:
+        g.apply(g.legal_actions()[0])
+    assert len(g.stock) >= 2
+    obs, codes = g.observation(0), g.legal_actions()
+    lines = session.hint_lines(obs, codes)
+    assert lines[0].startswith("hint: expert would play ") and "its search" in lines[0]
+    assert len(lines) == 1 + len(codes) and "<- played" in "".join(lines)

@@ -62,8 +62,8 @@ def test_pairings_round_robin_and_gauntlet():
     assert g.command() == "durak-sim tournament --gauntlet easy random --deals 10 --seed 1"
     assert TournamentConfig.from_dict(rr.to_dict()) == rr
     cfg = make_config(None, deals=5, seed=2)       # the built-in levels, weakest first
-    from durak_sim.registry import builtin_levels
-    assert list(cfg.strategies) == builtin_levels()
+    from durak_sim.registry import default_field
+    assert list(cfg.strategies) == default_field() == ["random", "easy", "normal", "hard"]
     assert make_config(["random", "easy"], deals=25, seed=1, chunk_deals=10).chunk_ranges() \
         == [(0, 10), (10, 20), (20, 25)]
 
