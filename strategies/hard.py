@@ -111,7 +111,7 @@ HARD_VERSION = 7
 #: ``decide`` only through a change here (hard's play, and so HARD_VERSION, stay the same)
 SOLVER_LINKED = 7
 #: the same for the variant search and for normal, whose ``decide`` hard inlines
-VARIANT_LINKED = 1
+VARIANT_LINKED = 2
 NORMAL_LINKED = 2
 if SOLVER_VERSION != SOLVER_LINKED:  # pragma: no cover - a development-time guard
     raise ImportError(f"strategies/hard.py links solver version {SOLVER_LINKED}, the solver "

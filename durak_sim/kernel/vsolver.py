@@ -48,7 +48,9 @@ from .vsolver_rules import (C_FLAGS, C_NSTART, C_REP, F_LEAD, F_TRANSFER, V_MAX_
 
 #: bump with every change of the search (its answers or its speed) and set VARIANT_LINKED in
 #: strategies/hard.py to match (numba's cache keys hard's ``decide`` on hard.py's text)
-VSOLVER_VERSION = 1
+VSOLVER_VERSION = 2
+# (its helpers are left to LLVM to inline: numba's own inlining, ``inline="always"``, of
+# this search's helpers cost hard's cold compile about 160 s of CPU, benchmarks/RESULTS.md)
 
 OUT_SIZE = 256
 #: the value tests run alpha-beta for this many nodes, then the proof-number search, which

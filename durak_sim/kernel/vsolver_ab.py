@@ -37,7 +37,7 @@ V_WORK_MAX = (1 << 18) - 1
 M11 = (1 << 11) - 1
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _node_key(h0, h1, tab, ub, natt, lim, att, sp, n):
     """A bout node's key, (0, 0) when the node is not stored (several unbeaten cards after a
     defence)."""

@@ -27,7 +27,7 @@ from .vsolver_rules import (C_FLAGS, C_NSTART, C_REP, F_TRANSFER, V_MAX_PLY, V_P
                             X_FLOOR, X_LEAD, X_MD, _vchild, _vmoves, _vphase, _vstatic)
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _vpn_key(h0, h1, tab, ub, natt, lim, tk, att, sp, x, n, tt):
     """The proof search's key of a state, (0, 0) when it is not stored (inside a round of
     several defences)."""
@@ -46,7 +46,7 @@ def _vpn_key(h0, h1, tab, ub, natt, lim, tk, att, sp, x, n, tt):
     return _node_key(h0, h1, tab, ub, natt, lim, att, sp, n)
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _vprobe(k1, k2, tag, tt):
     bucket = V_WORK + (_hash(k1, k2) & tt[C_TT_MASK] & ~1) * TT_WORDS
     if tt[bucket + 2] == tag and tt[bucket] == k1 and tt[bucket + 1] == k2:
@@ -56,7 +56,7 @@ def _vprobe(k1, k2, tag, tt):
     return -1
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _ventry_work(slot, tt):
     """log2 of a live entry's node count (either search), -1 for a stale one."""
     w = tt[slot + 2]
@@ -72,7 +72,7 @@ def _ventry_work(slot, tt):
     return -1
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _vpn_store(k1, k2, tag, pn, dn, work, tt):
     bucket = V_WORK + (_hash(k1, k2) & tt[C_TT_MASK] & ~1) * TT_WORDS
     if tt[bucket + 2] == tag and tt[bucket] == k1 and tt[bucket + 1] == k2:
@@ -92,7 +92,7 @@ def _vpn_store(k1, k2, tag, pn, dn, work, tt):
     tt[slot + 3] = pn | (dn << 28) | (b << 56)
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _vstart_slot(h0, h1, att, sp, tt):
     """The value search's key and slot (or -1) of a bout start, and its bucket."""
     n = tt[C_STOCK_N]
@@ -112,7 +112,7 @@ def _vstart_slot(h0, h1, att, sp, tt):
     return k1, k2, slot, bucket
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _vab_bound(h0, h1, att, sp, t, r, work, tt):
     """Record in the value search's entry of a bout start what the proof search proved."""
     k1, k2, slot, bucket = _vstart_slot(h0, h1, att, sp, tt)
@@ -139,7 +139,7 @@ def _vab_bound(h0, h1, att, sp, t, r, work, tt):
     tt[slot + 3] = (lo + BIG) | ((hi + BIG) << 17) | ((cut + 1) << 34) | (work << 45)
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _on_line(h0, h1, att, tt):
     """The ply of the bout start on the current line with these hands and attacker, or -1
     (the repetition check of ``_vvs``)."""
@@ -156,7 +156,7 @@ def _on_line(h0, h1, att, tt):
     return -1
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _vpn_leaf(h0, h1, tab, ub, natt, lim, tk, att, sp, x, term, t, tag, tt):
     """A child's numbers as far as known without expanding it (the plain solver's
     ``_pn_leaf``), and the ply of the repetition they rest on (``NO_REP``: none)."""

@@ -75,7 +75,7 @@ X_MD = 128
 MAX_BOUT = 6
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _vphase(tab, ub, tk, x):
     if tab == 0:
         return PH_OPEN
@@ -88,7 +88,7 @@ def _vphase(tab, ub, tk, x):
     return PH_ATTACK
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _transfers(ha, hd, tab, ub, natt, tk, ctx):
     """The cards the defender may transfer with (R8.2, E6): nothing of the bout beaten, not
     taking, one more attack card within six and the new defender's (the attacker's) hand."""
@@ -98,7 +98,7 @@ def _transfers(ha, hd, tab, ub, natt, tk, ctx):
     return hd & _ranks_mask(tab)
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _vchild(h0, h1, tab, ub, natt, lim, tk, att, sp, x, a, ctx):
     """The state after action ``a`` (any legal code); ``term`` is the deal's value if it
     ends there, else 2."""
@@ -187,7 +187,7 @@ def _vchild(h0, h1, tab, ub, natt, lim, tk, att, sp, x, a, ctx):
     return c0, c1, ctab, cub, cnatt, clim, ctk, catt, csp, cx, term
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _put(m, code_base, out, cnt):
     while m:
         cnt += 1
@@ -232,7 +232,7 @@ def _vlegal(h0, h1, tab, ub, natt, lim, tk, att, x, ctx, out, o):
     return cnt - o
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _vemit_defences(m, live, code, best, base, cnt, tt):
     """Append the defences ``code + c`` for the cards c of ``m``, low first, with the
     equal-value reduction, but ``best``; returns the new count."""
@@ -254,7 +254,7 @@ def _vemit_defences(m, live, code, best, base, cnt, tt):
     return cnt
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _vemit_target(hd, ha, tg, live, code, best, base, cnt, tt):
     """The defences of target ``tg`` in the plain solver's order: non-trumps before trumps,
     each: beaters of a rank the attacker lacks, then of a rank he holds once, then the rest."""
@@ -274,7 +274,7 @@ def _vemit_target(hd, ha, tg, live, code, best, base, cnt, tt):
     return cnt
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _vmoves(h0, h1, tab, ub, natt, lim, tk, att, sp, x, phase, dist, best, base, tt):
     """The moves to search, in search order, into tt[base:base+cnt]; returns cnt. ``best``
     (or -1) goes first. ``dist``: for a distance test (module docstring)."""
@@ -332,7 +332,7 @@ def _vmoves(h0, h1, tab, ub, natt, lim, tk, att, sp, x, phase, dist, best, base,
     return cnt
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(**JIT)
 def _vstatic(ha, hd, tab, ub, natt, lim, att, x, phase, ctx):
     """Exact value (seat 0's view) of an empty-stock state when a shortcut settles it (module
     docstring), else 2."""
