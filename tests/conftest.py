@@ -5,13 +5,24 @@ engine-generic tests take the ``engine`` fixture and run once per class.
 
 Tests marked ``slow`` are skipped unless the marker is selected (``pytest -m slow``).
 """
+import os
 import random
+from pathlib import Path
 
 import pytest
 
 from durak_sim.kernel.game import KernelGame
 from durak_sim.registry import load_builtins
 from durak_sim.reference import ReferenceGame
+
+# The CLI tests run ``python -m durak_sim.cli`` in subprocesses, some from a temporary folder:
+# they must run the same durak_sim as these tests (the source tree when it is on the path, as
+# under ``python -m pytest`` from the repository, even with a copy installed elsewhere), which
+# also shares one numba cache between both instead of compiling every kernel twice.
+_ROOT = Path(__file__).resolve().parent.parent
+if Path(__import__("durak_sim").__file__).resolve().parent.parent == _ROOT:
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(_ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
 
 # the built-in strategies (``durak_sim.strategies``) importable by every test module, also
 # when the tests run from a source tree whose package is installed elsewhere (CI)
