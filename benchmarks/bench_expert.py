@@ -104,6 +104,9 @@ def run_time(args) -> dict:
 
 
 def run_budgets(args):
+    from durak_sim.registry import load_builtins
+
+    load_builtins()   # (durak_sim.strategies importable also from a source tree)
     from durak_sim.strategies import expert
 
     expert.register_budget_variants()

@@ -135,6 +135,9 @@ def run(args: tuple) -> dict:
                                      seat_inputs)
     from durak_sim.registry import get_strategy
     from durak_sim.rules import Rules
+    from durak_sim.registry import load_builtins
+
+    load_builtins()   # (durak_sim.strategies importable also from a source tree)
     from durak_sim.strategies import hard
 
     rules = Rules.from_dict(rules_dict)

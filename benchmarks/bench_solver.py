@@ -325,6 +325,9 @@ def main(argv=None) -> None:
                     help="with --replay: one [value, action, nodes, capped] line per call")
     args = ap.parse_args(argv)
     if args.replay:
+        from durak_sim.registry import load_builtins
+
+        load_builtins()   # (durak_sim.strategies importable also from a source tree)
         from durak_sim.strategies import hard
 
         if args.node_cap is None:

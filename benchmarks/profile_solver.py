@@ -117,6 +117,9 @@ def main(argv=None) -> None:
     from durak_sim.kernel import solver
     from durak_sim.position import Position
     from durak_sim.solve import kernel_position
+    from durak_sim.registry import load_builtins
+
+    load_builtins()   # (durak_sim.strategies importable also from a source tree)
     from durak_sim.strategies.hard import NODE_CAP
 
     from bench_solver import read_log   # this folder's: the replay's reading of the log

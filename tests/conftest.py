@@ -7,6 +7,7 @@ Tests marked ``slow`` are skipped unless the marker is selected (``pytest -m slo
 """
 import os
 import random
+import signal
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,12 @@ _ROOT = Path(__file__).resolve().parent.parent
 if Path(__import__("durak_sim").__file__).resolve().parent.parent == _ROOT:
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [str(_ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+
+# Ctrl-C as at a terminal for the commands the tests start, whatever started the test run: a
+# run started in the background (``&``, nohup, some CI runners) has SIGINT ignored or
+# blocked, and a child inherits both, so the Ctrl-C tests would see no interrupt at all.
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 # the built-in strategies (``durak_sim.strategies``) importable by every test module, also
 # when the tests run from a source tree whose package is installed elsewhere (CI)
