@@ -16,14 +16,18 @@ from durak_sim.kernel.game import KernelGame
 from durak_sim.registry import load_builtins
 from durak_sim.reference import ReferenceGame
 
-# The CLI tests run ``python -m durak_sim.cli`` in subprocesses, some from a temporary folder:
-# they must run the same durak_sim as these tests (the source tree when it is on the path, as
-# under ``python -m pytest`` from the repository, even with a copy installed elsewhere), which
-# also shares one numba cache between both instead of compiling every kernel twice.
+# The CLI tests run ``python -m durak_sim.cli`` (and the benchmarks) in subprocesses: they
+# must run the same durak_sim as these tests, which also shares one numba cache between both
+# instead of compiling every kernel twice. Tests of a source tree (``python -m pytest`` from
+# the repository, an editable install) give the subprocesses the source tree; tests of an
+# installed copy (``pytest``, as the README says) keep a subprocess's own folder off its
+# path (PYTHONSAFEPATH), which would otherwise put the repository's source tree first.
 _ROOT = Path(__file__).resolve().parent.parent
 if Path(__import__("durak_sim").__file__).resolve().parent.parent == _ROOT:
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [str(_ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+else:
+    os.environ["PYTHONSAFEPATH"] = "1"
 
 # Ctrl-C as at a terminal for the commands the tests start, whatever started the test run: a
 # run started in the background (``&``, nohup, some CI runners) has SIGINT ignored or

@@ -10,8 +10,8 @@ BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 def test_kernel_benchmark_prints_json_lines():
-    out = subprocess.run([sys.executable, str(BENCH / "bench_kernel.py"), "--deals", "2000",
-                          "--repeat", "1", "--threads", "1,2", "--reference", "20"],
+    out = subprocess.run([sys.executable, str(BENCH / "bench_kernel.py"), "--deals", "500",
+                          "--repeat", "1", "--threads", "1,2", "--reference", "10"],
                          capture_output=True, text=True, check=True).stdout
     lines = [json.loads(x) for x in out.splitlines()]
     kernel = [x for x in lines if x["bench"] == "kernel"]
@@ -19,7 +19,7 @@ def test_kernel_benchmark_prints_json_lines():
     assert all(x["deals_per_s"] > 0 and "compile_s" in x for x in kernel)
     # the same deals on the reference engine, and the kernel's speed-up over it
     ref = [x for x in lines if x["bench"] == "reference"]
-    assert len(ref) == 2 and all(x["deals"] == 20 and x["deals_per_s"] > 0 for x in ref)
+    assert len(ref) == 2 and all(x["deals"] == 10 and x["deals_per_s"] > 0 for x in ref)
     summary = [x for x in lines if x["bench"] == "kernel-summary"]
     assert len(summary) == 2 and all(x["kernel_vs_reference"] > 0 and x["scaling"] > 0
                                      for x in summary)

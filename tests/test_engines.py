@@ -117,6 +117,7 @@ def gone(pid: int) -> bool:
         return f.read().split()[2] == "Z"
 
 
+@pytest.mark.slow
 def test_example_engine_equals_in_process_plugin_over_1000_deal_pairs(tmp_path):
     (tmp_path / "lowest_plugin.py").write_text(PLUGIN)
     eng = run("match", f"engine:{EXAMPLE}", "easy", "--deals", "1000", "--records", "e.jsonl",

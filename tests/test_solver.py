@@ -245,8 +245,8 @@ def check_proof_number_search(seed: int, n: int, max_cards: int, leaf_budget: in
 
 
 def test_proof_number_search_is_exact():
-    check_proof_number_search(seed=31, n=300, max_cards=8, leaf_budget=0)
-    check_proof_number_search(seed=32, n=200, max_cards=8, leaf_budget=20)
+    check_proof_number_search(seed=31, n=80, max_cards=8, leaf_budget=0)
+    check_proof_number_search(seed=32, n=50, max_cards=8, leaf_budget=20)
 
 
 @pytest.mark.slow
