@@ -28,6 +28,26 @@ class Advice:
                            "in_running": alive} for a, g, se, alive in self.moves]}
 
 
+#: what the rows of :func:`search_lines` are (said once, after the move chosen)
+SEARCH_WORDS = ("its search: each move's mean result against hard's choice, +1 a won deal, "
+                "-1 a lost one, over the deals it sampled; 95% intervals")
+
+
+def search_lines(moves, played) -> list[str]:
+    """One line per move of expert's search: ``moves`` rows ``(label, mean gain, standard
+    error, still in the running)``; the row whose label is ``played`` is marked.
+
+    >>> search_lines([("attack 6S", 0.0, 0.0, True), ("attack 7C", 0.1875, 0.0725, False)],
+    ...              "attack 6S")
+    ['  attack 6S: +0.000 \u00b1 0.000  <- played', '  attack 7C: +0.188 \u00b1 0.142  (dropped)']
+    """
+    lines = []
+    for label, gain, se, alive in moves:
+        mark = "  <- played" if label == played else ("" if alive else "  (dropped)")
+        lines.append(f"  {label}: {gain:+.3f} \u00b1 {1.96 * se:.3f}{mark}")
+    return lines
+
+
 def applies(position) -> bool:
     """Whether expert's advice applies: the two-player default game (the ruleset expert
     plays), a seat to move, and at least two cards in the stock (with fewer, every card is

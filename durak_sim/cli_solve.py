@@ -17,6 +17,7 @@ import click
 
 from .errors import EXIT_USAGE, UserError
 from .limits import MAX_NODES
+from .seeding import MAX_SEED
 
 #: seconds a position by default: big endgames (10 cards each) take far longer than that
 DEFAULT_TIME_LIMIT = 60.0
@@ -188,7 +189,7 @@ class _ProgressLine:
                    "the stock's order): expert's move and each move's mean result against "
                    "hard's choice over the deals its search samples. Other positions are "
                    "solved exactly as without it.")
-@click.option("--seed", type=click.IntRange(0, MAX_NODES), default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="With --expert: the seed of expert's sampled deals.")
 def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
                   order_nodes: int, expert: bool, seed: int) -> None:
@@ -216,14 +217,13 @@ def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
 
 
 def _advice_text(i: int, n: int, a) -> str:
+    from .advise import SEARCH_WORDS, search_lines
+
     head = f"position {i + 1} of {n}: " if n > 1 else ""
     lines = [f"{head}seat {a.seat} to move, as it sees the position: expert plays {a.action}"]
     if a.moves:
-        lines[0] += (" (its search: each move's mean result against hard's choice, +1 a won "
-                     "deal, -1 a lost one, over the deals it sampled; 95% intervals)")
-        for act, gain, se, alive in a.moves:
-            mark = "  <- played" if act == a.action else ("" if alive else "  (dropped)")
-            lines.append(f"  {act}: {gain:+.3f} \u00b1 {1.96 * se:.3f}{mark}")
+        lines[0] += f" ({SEARCH_WORDS})"
+        lines += search_lines(a.moves, a.action)
     return "\n".join(lines)
 
 

@@ -402,19 +402,18 @@ class PlaySession:
         k = codes.index(code) + 1
         lines = [f"hint: {name} would play {k} {self.label(obs, code)}"]
         if rows:   # expert's search: each move against hard's choice on the same sampled deals
-            lines[0] += (" (its search: each move's mean result against hard's choice, +1 a "
-                         "won deal, -1 a lost one, over the deals it sampled)")
-            for j, c in enumerate(codes, 1):
-                gain, se, alive = rows.get(c, (0.0, 0.0, False))
-                mark = "  <- played" if c == code else ("" if alive else "  (dropped)")
-                lines.append(f"  {j} {self.label(obs, c)}: {gain:+.3f} \u00b1 {1.96 * se:.3f}"
-                             f"{mark}")
+            from .advise import SEARCH_WORDS, search_lines
+
+            lines[0] += f" ({SEARCH_WORDS})"
+            labels = [f"{j} {self.label(obs, c)}" for j, c in enumerate(codes, 1)]
+            lines += search_lines([(lab, *rows.get(c, (0.0, 0.0, False)))
+                                   for lab, c in zip(labels, codes)], labels[k - 1])
         return lines
 
     def hint_move(self, obs, codes) -> tuple[str, int, dict]:
         """(strategy, code, search rows): what the advisor (by default the strongest level
-        that plays this table: expert, else hard, else easy) would play in seat 0 here, with a random stream and
-        workspace of its own for this deal; expert's search statistics per move
+        that plays this table: expert, else hard, else easy) would play in seat 0 here, with
+        a random stream and workspace of its own for this deal; expert's statistics per move
         (``{code: (mean gain over hard's choice, standard error, still in the running)}``,
         empty when it did not search)."""
         from .play import prepare
