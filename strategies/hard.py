@@ -109,9 +109,9 @@ HARD_VERSION = 7
 #: the solver version this module's compiled code links. numba's cache keys a function on
 #: its own file's text, so a faster solver with the same answers reaches hard's cached
 #: ``decide`` only through a change here (hard's play, and so HARD_VERSION, stay the same)
-SOLVER_LINKED = 7
+SOLVER_LINKED = 8
 #: the same for the variant search and for normal, whose ``decide`` hard inlines
-VARIANT_LINKED = 2
+VARIANT_LINKED = 3
 NORMAL_LINKED = 2
 if SOLVER_VERSION != SOLVER_LINKED:  # pragma: no cover - a development-time guard
     raise ImportError(f"strategies/hard.py links solver version {SOLVER_LINKED}, the solver "

@@ -105,14 +105,14 @@ from .solver_base import *  # noqa: F401,F403 - the constants callers import fro
 from .solver_base import (AB_BUDGET, BIG, C_CAP, C_CAPPED, C_EFFORT, C_HI, C_LEGAL, C_LO,
                           C_MV, C_NODES, C_PN_LEAF, C_STATIC, C_TT_CUTS, MODE_ONE,
                           MODE_ORDERED, MODE_SET, MODE_VALUE, PH_DEFEND, PN_LEAF_AB,
-                          STATS_SIZE, _phase, _setup)
+                          STATS_SIZE, _phase, _setup, _sort_by_score)
 from .solver_pn import _pn_test
 from .solver_rules import _child, _legal, _moves, _static  # noqa: F401 - tests
 
 #: bump with every change of the search (its answers or its speed) and set SOLVER_LINKED in
 #: strategies/hard.py to match: numba's cache keys hard's compiled ``decide``, which links
 #: this module's code, on hard.py's text alone
-SOLVER_VERSION = 7
+SOLVER_VERSION = 8
 
 
 @numba.njit(**JIT)
@@ -369,17 +369,7 @@ def _order(h0, h1, tab, unb, natt, lim, tk, att, mover, v, k, out, tt):
         if tt[C_CAPPED] != 0:
             done = 0
             scores[j] = -BIG if mover == 0 else BIG
-    # stable insertion sort
-    for j in range(1, k):
-        a = out[j + 1]
-        sj = scores[j]
-        i = j - 1
-        while i >= 0 and ((mover == 0 and scores[i] < sj) or (mover == 1 and scores[i] > sj)):
-            scores[i + 1] = scores[i]
-            out[i + 2] = out[i + 1]
-            i -= 1
-        scores[i + 1] = sj
-        out[i + 2] = a
+    _sort_by_score(out, scores, k, mover)
     return done
 
 

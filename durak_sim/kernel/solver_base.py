@@ -216,3 +216,19 @@ def _setup(trump, stock, stock_n, tt, stamp, node_cap):
         acc |= 1 << stock[i]
         ctx[C_SUFFIX + i] = acc
         ctx[C_STOCK + i] = stock[i]
+
+
+@numba.njit(inline="always", **JIT)
+def _sort_by_score(out, scores, k, mover):
+    """Sort the ``k`` root actions ``out[1..k]`` by ``scores`` (stable insertion sort), the
+    best for ``mover`` first: highest for seat 0, lowest for seat 1."""
+    for j in range(1, k):
+        a = out[j + 1]
+        sj = scores[j]
+        i = j - 1
+        while i >= 0 and ((mover == 0 and scores[i] < sj) or (mover == 1 and scores[i] > sj)):
+            scores[i + 1] = scores[i]
+            out[i + 2] = out[i + 1]
+            i -= 1
+        scores[i + 1] = sj
+        out[i + 2] = a

@@ -40,7 +40,7 @@ from .config import JIT
 from .solver import _guess_seat0_wins
 from .solver_base import (BIG, C_CAP, C_CAPPED, C_NODES, C_PN_LEAF, C_STATIC, C_TT_CUTS,
                           C_TT_MASK, MODE_ONE, MODE_ORDERED, MODE_SET, MODE_VALUE, PH_DEFEND,
-                          STATS_SIZE, TT_WORDS, WORK, _setup)
+                          STATS_SIZE, TT_WORDS, WORK, _setup, _sort_by_score)
 from .vsolver_ab import _vvs
 from .vsolver_pn import _vpn_test
 from .vsolver_rules import (C_FLAGS, C_NSTART, C_REP, F_LEAD, F_TRANSFER, V_MAX_PLY, V_PATH,
@@ -48,7 +48,7 @@ from .vsolver_rules import (C_FLAGS, C_NSTART, C_REP, F_LEAD, F_TRANSFER, V_MAX_
 
 #: bump with every change of the search (its answers or its speed) and set VARIANT_LINKED in
 #: strategies/hard.py to match (numba's cache keys hard's ``decide`` on hard.py's text)
-VSOLVER_VERSION = 2
+VSOLVER_VERSION = 3
 # (its helpers are left to LLVM to inline: numba's own inlining, ``inline="always"``, of
 # this search's helpers cost hard's cold compile about 160 s of CPU, benchmarks/RESULTS.md)
 
@@ -311,16 +311,7 @@ def _vorder(h0, h1, tab, ub, natt, lim, tk, att, x, mover, v, k, out, tt):
         if tt[C_CAPPED] != 0:
             done = 0
             scores[j] = -BIG if mover == 0 else BIG
-    for j in range(1, k):
-        a = out[j + 1]
-        sj = scores[j]
-        i = j - 1
-        while i >= 0 and ((mover == 0 and scores[i] < sj) or (mover == 1 and scores[i] > sj)):
-            scores[i + 1] = scores[i]
-            out[i + 2] = out[i + 1]
-            i -= 1
-        scores[i + 1] = sj
-        out[i + 2] = a
+    _sort_by_score(out, scores, k, mover)
     return done
 
 
