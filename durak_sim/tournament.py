@@ -124,6 +124,14 @@ class TournamentResult:
     def deals_per_second(self) -> float:
         return self.deals_played / self.kernel_seconds if self.kernel_seconds > 0 else float("nan")
 
+    def _rate(self) -> str:
+        """Deal pairs a second at two players; games a second at larger tables, where one
+        deal index is a game in each of many seatings (often well under one a second)."""
+        if self.config.players == 2:
+            return f"{self.deals_per_second:,.0f} deals/s"
+        games = self.games_played / self.kernel_seconds if self.kernel_seconds > 0 else 0.0
+        return f"{games:,.1f} games/s"
+
     def _where(self) -> str:
         if self.workers is not None:
             return f"per task, on {self.workers} dask worker{'s' if self.workers != 1 else ''}"
@@ -146,8 +154,7 @@ class TournamentResult:
                     f"games)")
             console.print(f"played {what} in "
                           f"{self.kernel_seconds:.2f} s of kernel time "
-                          f"({self.deals_per_second:,.0f} deals/s "
-                          f"{self._where()}; "
+                          f"({self._rate()} {self._where()}; "
                           f"compile/load {self.compile_seconds:.2f} s apart); "
                           f"session {self.seconds:.2f} s")
         else:
