@@ -1,6 +1,6 @@
 """Play seeded games between strategies: the public, numba-free face of the kernel.
 
->>> batch = play_games(["easy", "random"], seed=1, deals=range(10))
+>>> batch = play_games(["random", "easy"], seed=1, deals=range(10))
 >>> len(batch), batch.frame().columns[:4].tolist()
 (20, ['seed', 'deal', 'swap', 'seat0'])
 

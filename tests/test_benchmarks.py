@@ -137,6 +137,7 @@ def test_solver_profile_runs_under_perf(tmp_path):
     assert (tmp_path / "p" / "functions.txt").exists()
 
 
+@pytest.mark.slow   # compiles normal's line-ups at two more tables
 def test_normal_tables_benchmark_prints_a_line_per_table():
     out = subprocess.run([sys.executable, str(BENCH / "bench_normal_tables.py"), "--deals", "40",
                           "--only", "perevodnoy-3,teams-4"],

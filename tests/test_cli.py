@@ -106,6 +106,7 @@ def test_listing_strategies_and_help_compile_nothing(tmp_path):
         assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*.nbi"))
 
 
+@pytest.mark.slow   # a whole kernel compiled cold (CI's main job shows the notice too)
 def test_a_cold_compile_is_announced_once(tmp_path):
     """On an empty cache a match says once, before compiling, what it compiles; the next run
     loads it from the cache and says nothing."""

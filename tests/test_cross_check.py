@@ -26,13 +26,24 @@ def test_kernel_records_equal_reference_records(pair):
     assert n == GAMES_PER_PAIR
 
 
-def test_every_kernel_record_replays_on_the_reference_engine():
-    names = builtin_levels()
-    for a, b in itertools.product(names, repeat=2):
+def _replays(pairs):
+    for a, b in pairs:
         deals = range(10 if "expert" in (a, b) else 60)   # (an expert game costs ~50 ms)
         batch = play_games([a, b], seed=7, deals=deals, swap=True, record=True)
         for rec in batch.records():
             assert replay(rec) == rec["result"]
+
+
+def test_every_kernel_record_replays_on_the_reference_engine():
+    """Every two levels (each in both seats: the deals are played seat-swapped), in the
+    order of the default tournament's pairings, whose compiled kernels it shares."""
+    _replays(itertools.combinations(builtin_levels(), 2))
+
+
+@pytest.mark.slow
+def test_every_ordered_line_up_replays_on_the_reference_engine():
+    """Every ordered line-up, self-play included (each compiles a kernel of its own)."""
+    _replays(itertools.product(builtin_levels(), repeat=2))
 
 
 def test_kernel_results_match_records():

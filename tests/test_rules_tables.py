@@ -524,7 +524,13 @@ def test_R7_6_places_in_the_order_players_went_out(engine):
                           "places": [2, 1, 3]}
 
 
-@pytest.mark.parametrize("rules", [podkidnoy(3), podkidnoy(5), transfer(4), prostoy(6),
+#: each line-up at a table size of its own compiles a batch player; the default run keeps
+#: the sizes other tests compile anyway, the rest are slow tests
+SLOW = pytest.mark.slow
+
+
+@pytest.mark.parametrize("rules", [podkidnoy(3), pytest.param(podkidnoy(5), marks=SLOW),
+                                   transfer(4), pytest.param(prostoy(6), marks=SLOW),
                                    full(4)], ids=lambda r: r.tag)
 def test_R7_6_records_places_follow_out_order(engine, rules):
     n = rules.players
@@ -1125,7 +1131,8 @@ def check_series(recs, rules, seed, j):
 SERIES_TABLES = [prostoy(2), prostoy(3), podkidnoy(3), teams(4), teams(6), transfer(5)]
 
 
-@pytest.mark.parametrize("rules", SERIES_TABLES, ids=lambda r: r.tag)
+@pytest.mark.parametrize("rules", [r if r.players == 3 else pytest.param(r, marks=SLOW)
+                                   for r in SERIES_TABLES], ids=lambda r: r.tag)
 def test_R9_1_E13_the_durak_deals_next(engine, rules):
     seats = ["random", "easy"] * 3
     draws = 0
