@@ -50,8 +50,8 @@ import numpy as np
 from .errors import UserError
 from .play import resolve_strategies
 from .rules import RULES_VERSION, Rules
-from .storage import (DirectoryLock, Manifest, StorageError, WriteError, remove_temporaries,
-                      sha256_file)
+from .storage import (MANIFEST, DirectoryLock, Manifest, StorageError, WriteError,
+                      remove_temporaries, sha256_file)
 from .tournament_config import (CHUNK_DEALS, DEFAULT_DEALS, RUNS_DIR, TournamentConfig, _quote,
                                 check_stored, default_out_dir, make_config)
 
@@ -173,16 +173,19 @@ def _check_threads(threads: int | None) -> None:
         raise UserError(f"threads must be in 1..{limit}, got {threads!r}")
 
 
+WRITE_PROBE = ".durak-sim-write-test"
+
+
 def _new_out_dir(out: Path) -> None:
     if out.exists():
         if not out.is_dir():
             raise UserError(f"--out {out} exists and is not a folder")
-        if any(out.iterdir()):
+        if any(p.name != WRITE_PROBE for p in out.iterdir()):   # (a run killed at the probe)
             raise UserError(f"--out {out} exists and is not empty: choose a new folder, or "
                             f"add --resume to continue the tournament stored there")
     try:
         out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".durak-sim-write-test"
+        probe = out / WRITE_PROBE
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
@@ -290,8 +293,9 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
         if out is None:
             raise UserError("--resume needs the folder of the tournament to continue")
         out = Path(out)
-        if not out.is_dir():
-            raise UserError(f"cannot resume: {out} is not a folder")
+        if not out.is_dir() or not (out / MANIFEST).exists():
+            raise UserError(f"cannot resume: no tournament was stored in {out} (a run stopped "
+                            f"before it began stores nothing): start it again without --resume")
         manifest = Manifest.load(out)
         config = _resume_config(out, manifest, strategies, deals, seed, chunk_deals, gauntlet,
                                 rules, plugins)

@@ -98,7 +98,8 @@ def test_kills_at_random_moments_then_resumes_end_in_the_same_tables(tmp_path, w
     kills = 0
     for run in range(8):
         out = tmp_path / f"t{run}"
-        args = ["tournament", *ARGS, "--out", out]
+        fresh = ["tournament", *ARGS, "--out", out]
+        args = fresh
         while True:
             proc = _start(*args)
             args = ["tournament", "--resume", out]
@@ -106,7 +107,11 @@ def test_kills_at_random_moments_then_resumes_end_in_the_same_tables(tmp_path, w
             while proc.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.01)
             if proc.poll() is not None:
-                assert proc.returncode == 0, proc.stderr.read().decode()
+                err = proc.stderr.read().decode()
+                if proc.returncode == 2 and "start it again without --resume" in err:
+                    args = fresh   # killed before it stored anything: as a user would
+                    continue
+                assert proc.returncode == 0, err
                 break
             _kill(proc)
             kills += 1
@@ -185,3 +190,27 @@ register_strategy("late", decide)
     assert_one_line_error(proc, "'late' (seat", "raised ValueError: late")
     assert keep.read_text() == "precious\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.jsonl", "late.py"]
+
+
+def test_a_run_killed_before_it_stored_anything_starts_again(tmp_path):
+    """Killed before its manifest: ``--resume`` says in one line to start it again, and the
+    folder it left (empty, or holding only its write probe) takes the fresh command."""
+    from cli_errors import assert_one_line_error
+
+    from durak_sim.tournament import WRITE_PROBE
+
+    for leftover in (None, "empty", WRITE_PROBE):
+        out = tmp_path / f"t-{leftover}"
+        if leftover is not None:
+            out.mkdir()
+        if leftover == WRITE_PROBE:
+            (out / WRITE_PROBE).write_bytes(b"")
+        proc = subprocess.run([*CLI, "tournament", "--resume", str(out)], capture_output=True,
+                              text=True, timeout=120)
+        assert_one_line_error(proc, "cannot resume", "no tournament was stored", str(out),
+                              "start it again without --resume")
+        proc = subprocess.run([*CLI, "tournament", "random", "easy", "--deals", "20",
+                               "--out", str(out), "--no-progress"], capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        assert (out / "manifest.json").is_file() and not (out / WRITE_PROBE).exists()
