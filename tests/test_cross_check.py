@@ -8,7 +8,7 @@ import pytest
 from durak_sim.play import play_games
 from durak_sim.records import dumps
 from durak_sim.reference import play, replay
-from durak_sim.registry import builtin_levels
+from durak_sim.registry import builtin_levels, default_field
 
 PAIRS = [("random", "random"), ("easy", "random"), ("random", "easy"), ("easy", "easy")]
 GAMES_PER_PAIR = 2_500  # 4 pairs x 2,500 = 10,000 games
@@ -35,9 +35,11 @@ def _replays(pairs):
 
 
 def test_every_kernel_record_replays_on_the_reference_engine():
-    """Every two levels (each in both seats: the deals are played seat-swapped), in the
-    order of the default tournament's pairings, whose compiled kernels it shares."""
-    _replays(itertools.combinations(builtin_levels(), 2))
+    """Every two levels of the default field (each in both seats: the deals are played
+    seat-swapped), in the order of the default tournament's pairings, whose compiled kernels
+    it shares; expert's line-ups (each a kernel compile) in the slow test below and in
+    test_strategies.py."""
+    _replays(itertools.combinations(default_field(), 2))
 
 
 @pytest.mark.slow
