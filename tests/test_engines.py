@@ -66,9 +66,13 @@ BAD = textwrap.dedent("""\
             if mode == "silent":
                 os.close(1)
                 time.sleep(1000)
-            if mode == "twice":
-                print(json.dumps({"action": msg["legal"][0]}), flush=True)
-                print(json.dumps({"action": msg["legal"][0]}), flush=True)
+            if mode == "twice":   # both lines in one write: they arrive together, so the
+                # stray one is waiting when the next decide is asked, however loaded the
+                # machine (a line printed later than that is read as the next answer: the
+                # protocol has no message ids, docs/engine-protocol.md)
+                answer = json.dumps({"action": msg["legal"][0]})
+                sys.stdout.write(answer + "\\n" + answer + "\\n")
+                sys.stdout.flush()
             if mode == "slow":
                 time.sleep(0.05)
                 print(json.dumps({"action": msg["legal"][0]}), flush=True)
