@@ -31,6 +31,7 @@ from .layout import (R_CAPPED, S_CAPPED, ERR_ILLEGAL, ERR_STOPPED, ERR_TOO_LONG,
                      S_DURAK_TEAM, S_FIRST, S_FLAGS, S_HANDS, S_N_OUT, S_NHIST, S_OUT, S_OVER,
                      S_PLACES, S_PLAYERS, S_SIZE, S_TO_MOVE)
 from .rng import rng_below_at, stream_start
+from .throw_in import NOT_THROW_IN, play_throw_in
 
 #: the strategies compiled into the kernel, by module
 INLINED = {"durak_sim.strategies.random": KIND_RANDOM, "durak_sim.strategies.easy": KIND_EASY}
@@ -78,7 +79,8 @@ def _new_game(st, seed, deal_index, deck_stream, seat_base, seat_step, players, 
 
 @numba.njit(**INLINE)
 def _play(st, obs, legal, hist, fns, kinds, f0, players, rngs, mems, rng0, rng1, mem0, mem1):
-    """Play the dealt game in ``st`` to its end: ``(decisions, error, seat, action)``."""
+    """Play the dealt game in ``st`` to its end: ``(decisions, error, seat, action)``. The
+    throw-in game has a loop of its own (:mod:`durak_sim.kernel.throw_in`)."""
     decisions = 0
     err = 0
     err_seat = -1
@@ -86,6 +88,9 @@ def _play(st, obs, legal, hist, fns, kinds, f0, players, rngs, mems, rng0, rng1,
     cap = hist.shape[0]
     decide0 = fns[f0]
     decide1 = fns[f0 + 1 if f0 + 1 < players else 0]
+    if st[S_FLAGS] & NOT_THROW_IN == 0:
+        return play_throw_in(st, obs, legal, hist, fns, kinds, f0, players, rngs, mems,
+                             decide0, decide1, rng0, rng1, mem0, mem1)
     while st[S_OVER] == 0:
         mask, base, tail, general = legal_set(st)
         seat = st[S_TO_MOVE]
