@@ -30,9 +30,9 @@ from .bits import lowest, popcount
 from .config import JIT
 from .engine import _attack_card, _end_bout, _lay, _next_asked
 from .intrinsics import hold
-from .layout import (ERR_ILLEGAL, S_ATTACKER, S_DEFENDER, S_HANDS, S_LIMIT, S_N_ATT,
-                     S_N_UNBEATEN, S_NHIST, S_OVER, S_PHASE, S_TABLE, S_TAKING, S_TATT, S_TDEF,
-                     S_TO_MOVE, S_TRANKS, S_TRUMP_SUIT, S_UNBEATEN, S_UNBEATEN_MASK)
+from .layout import (ERR_ILLEGAL, S_ATTACKER, S_DEFENDER, S_HANDS, S_LIMIT, S_N_UNBEATEN,
+                     S_NHIST, S_OVER, S_PHASE, S_TABLE, S_TAKING, S_TDEF, S_TO_MOVE, S_TRANKS,
+                     S_TRUMP_SUIT, S_UNBEATEN, S_UNBEATEN_MASK)
 from .legal import BEATERS, fill_legal, in_legal_set
 from .seats import INLINE
 
