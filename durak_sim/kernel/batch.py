@@ -7,11 +7,9 @@ Seat ``s`` of game ``g`` is played by ``fns[(s + rots[g]) % len(fns)]``; its ran
 (stamped and reset per game, observation.py's contract). Results land in row ``g`` whatever
 the chunking or the thread count, so the output is the same for any of them.
 
-Two built-in strategies are compiled into the kernel (``kinds``, :data:`INLINED`): their
-``decide`` is called directly, so LLVM inlines it (a call through a first-class function
-costs about 10 ns here, a third of a random-vs-random decision), and ``random``, which reads
-no observation, is not given one. Every other strategy is called through ``fns``. The
-decisions are the same either way: the same functions on the same arguments.
+Two built-in strategies are compiled into the kernel (``kinds``, :data:`INLINED`; how they
+are asked: :mod:`durak_sim.kernel.asking`); every other strategy is called through ``fns``.
+The decisions are the same either way: the same choices from the same arguments.
 """
 import numba
 import numpy as np
@@ -19,10 +17,12 @@ import numpy as np
 from ..cards import N_CARDS
 from ..observation import OBS_SIZE
 from ..rules import FLAG_TEAMS
+from .asking import (KIND_CALL, KIND_EASY, KIND_RANDOM, ask, pick_random,  # noqa: F401
+                     strategy_of)
 from .bits import lowest, popcount
 from .config import JIT
 from .engine import (INLINE, apply_action, deal_into, fill_general, fill_legal, in_legal_set,
-                     in_list, legal_set, observe)
+                     in_list, legal_set)
 from .intrinsics import fetch_add, hold
 from .layout import (R_CAPPED, S_CAPPED, ERR_ILLEGAL, ERR_STOPPED, ERR_TOO_LONG, MAX_ACTIONS, R_BOUTS,
                      R_CARDS_LEFT, R_DEALER, R_DECISIONS, R_DURAK, R_DURAK_TEAM, R_ERROR,
@@ -30,17 +30,16 @@ from .layout import (R_CAPPED, S_CAPPED, ERR_ILLEGAL, ERR_STOPPED, ERR_TOO_LONG,
                      R_OUTCOME, R_PLACES, S_BOUTS, S_DEALER, S_DECK, S_DURAK,
                      S_DURAK_TEAM, S_FIRST, S_FLAGS, S_HANDS, S_N_OUT, S_NHIST, S_OUT, S_OVER,
                      S_PLACES, S_PLAYERS, S_SIZE, S_TO_MOVE)
-from .rng import stream_start
-from ..strategies.easy import decide as easy_decide
-from ..strategies.random import decide as random_decide
+from .rng import rng_below_at, stream_start
+from .throw_in import NOT_THROW_IN, play_throw_in
 
-KIND_CALL, KIND_RANDOM, KIND_EASY = 0, 1, 2
 #: the strategies compiled into the kernel, by module
 INLINED = {"durak_sim.strategies.random": KIND_RANDOM, "durak_sim.strategies.easy": KIND_EASY}
 #: the source of those two files that this kernel was compiled with. numba's disk cache
 #: keys a function on its own file only: without a change here, an edit of an inlined
 #: strategy would never reach a kernel loaded from the cache (tests/test_strategies.py
-#: checks that this stays true; update it with ``inlined_source()``)
+#: checks that this stays true; update it with ``inlined_source()``, and keep
+#: ``asking.pick_random`` to what random.py's ``decide`` does)
 INLINED_SOURCE = "abddef1bbc5a78d7"
 
 
@@ -80,7 +79,8 @@ def _new_game(st, seed, deal_index, deck_stream, seat_base, seat_step, players, 
 
 @numba.njit(**INLINE)
 def _play(st, obs, legal, hist, fns, kinds, f0, players, rngs, mems, rng0, rng1, mem0, mem1):
-    """Play the dealt game in ``st`` to its end: ``(decisions, error, seat, action)``."""
+    """Play the dealt game in ``st`` to its end: ``(decisions, error, seat, action)``. The
+    throw-in game has a loop of its own (:mod:`durak_sim.kernel.throw_in`)."""
     decisions = 0
     err = 0
     err_seat = -1
@@ -88,33 +88,29 @@ def _play(st, obs, legal, hist, fns, kinds, f0, players, rngs, mems, rng0, rng1,
     cap = hist.shape[0]
     decide0 = fns[f0]
     decide1 = fns[f0 + 1 if f0 + 1 < players else 0]
+    if st[S_FLAGS] & NOT_THROW_IN == 0:
+        return play_throw_in(st, obs, legal, hist, fns, kinds, f0, players, rngs, mems,
+                             decide0, decide1, rng0, rng1, mem0, mem1)
     while st[S_OVER] == 0:
         mask, base, tail, general = legal_set(st)
         seat = st[S_TO_MOVE]
         if general:
             n = fill_general(st, legal)
-            forced = n == 1
             code = legal[1]
         else:
-            forced = popcount(mask) + (tail >= 0) == 1
+            n = popcount(mask) + (tail >= 0)
             code = base + lowest(mask) if mask != 0 else tail
-            if not forced:
-                fill_legal(legal, mask, base, tail)
-        if not forced:  # E1: a single legal action is played without asking
-            k = f0 + seat if f0 + seat < players else f0 + seat - players
-            kind = kinds[k]
-            if kind == KIND_RANDOM:   # reads no observation
-                code = random_decide(obs, legal, hist, rngs[seat], mems[seat])
+        if n != 1:  # E1: a single legal action is played without asking
+            k = strategy_of(f0, seat, players)
+            if kinds[k] == KIND_RANDOM and general:
+                code = legal[1 + rng_below_at(rngs, seat, n)]
+            elif kinds[k] == KIND_RANDOM:
+                code = pick_random(rngs, seat, mask, base, tail, n)
             else:
-                observe(st, seat, obs)
-                if kind == KIND_EASY:
-                    code = easy_decide(obs, legal, hist, rngs[seat], mems[seat])
-                elif seat == 0:
-                    code = decide0(obs, legal, hist, rng0, mem0)
-                elif seat == 1:
-                    code = decide1(obs, legal, hist, rng1, mem1)
-                else:
-                    code = fns[k](obs, legal, hist, rngs[seat], mems[seat])
+                if not general:
+                    fill_legal(legal, mask, base, tail)
+                code = ask(st, seat, k, obs, legal, hist, fns, kinds, rngs, mems, decide0,
+                           decide1, rng0, rng1, mem0, mem1)
             decisions += 1
             ok = in_list(code, legal) if general else in_legal_set(code, mask, base, tail)
             if not ok:

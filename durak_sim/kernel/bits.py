@@ -1,6 +1,7 @@
 """popcount / count-trailing-zeros on int64 card masks, as LLVM intrinsics; nibble packing
-(``squeeze_nibbles``, ``nth_nibble``) by BMI2's ``pext`` / ``pdep`` where numba compiles for
-an x86 CPU that has them, else by a loop over the nine ranks (same results).
+(``squeeze_nibbles``, ``nth_nibble``) and the n-th card of a mask (``nth_bit``) by BMI2's
+``pext`` / ``pdep`` where numba compiles for an x86 CPU that has them, else by loops (same
+results).
 
 Under ``NUMBA_DISABLE_JIT=1`` the pure-Python twins run instead, so the same kernel code
 executes (and is measured by coverage) without compilation.
@@ -9,6 +10,7 @@ import os
 import platform
 
 import numba
+import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
@@ -94,6 +96,14 @@ def squeeze_nibbles_loop(x, m):
 
 
 @numba.njit(**JIT)
+def nth_bit_loop(mask, r):
+    """``nth_bit`` by clearing the lowest card ``r`` times (any CPU)."""
+    for _ in range(r):
+        mask &= mask - 1
+    return lowest(mask)
+
+
+@numba.njit(**JIT)
 def nth_nibble_loop(j, m):
     """``nth_nibble`` by a loop over the nine ranks (any CPU)."""
     i = j - j
@@ -133,11 +143,18 @@ if BMI2:
         return _pext(x, m)
 
     @numba.njit(**JIT)
+    def nth_bit(mask, r):
+        """The ``r``-th card of ``mask`` in ascending order, from 0 (``mask`` holds more
+        than ``r`` cards)."""
+        return lowest(_pdep(np.int64(1) << r, mask))
+
+    @numba.njit(**JIT)
     def nth_nibble(j, m):
         """The lowest bit of the j-th nibble (from 0) of ``m`` that is 15 (``m``: whole
         nibbles, more than ``j`` of them)."""
         return lowest(_pdep(1 << (4 * j), m))
 
 else:
+    nth_bit = nth_bit_loop
     squeeze_nibbles = squeeze_nibbles_loop
     nth_nibble = nth_nibble_loop

@@ -4,6 +4,7 @@ import numba
 import numpy as np
 
 from .config import JIT
+from .intrinsics import hold
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -34,7 +35,22 @@ def rng_next(rng):
 
 
 @numba.njit(**JIT)
+def _scale(z, n):
+    """``0..n-1`` from a 64-bit output: ``(z >> 32) * n >> 32``."""
+    return np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@numba.njit(**JIT)
 def rng_below(rng, n):
     """A draw in ``0..n-1`` (int64) from the stream in ``rng[0]``: ``(next >> 32) * n >> 32``."""
-    x = rng_next(rng) >> np.uint64(32)
-    return np.int64((x * np.uint64(n)) >> np.uint64(32))
+    return _scale(rng_next(rng), n)
+
+
+@numba.njit(**dict(JIT, forceinline=True))
+def rng_below_at(rngs, i, n):
+    """``rng_below`` on the stream held in ``rngs[i, 0]`` (the batch player's seat streams)."""
+    s = rngs[i, 0] + GOLDEN
+    rngs[i, 0] = s
+    x = _scale(mix(s), n)
+    hold(rngs)
+    return x
