@@ -5,7 +5,8 @@ Two built-in strategies are compiled into the kernel (``kinds``): ``random`` and
 their mask form (``legal_set``: ``base + c`` for every card ``c`` of ``mask``, then ``tail``)
 its choice is taken from that form (:func:`pick_random`): the same draw from the seat's
 stream and the same index into the same ascending list as its ``decide`` takes, without the
-list being written out. ``easy`` is called directly (LLVM inlines it; a call through a
+list being written out; elsewhere from the list (:func:`random_of_list`). Both restate
+``strategies/random.py`` (batch.INLINED_SOURCE guards its edits). ``easy`` is called directly (LLVM inlines it; a call through a
 first-class function costs about 10 ns here, a third of a random-against-random decision)
 and every other strategy through ``fns`` (:func:`ask`).
 """
@@ -24,6 +25,17 @@ KIND_CALL, KIND_RANDOM, KIND_EASY = 0, 1, 2
 def strategy_of(f0, seat, players):
     """The index in ``fns`` of the strategy playing ``seat`` when seat 0 plays ``f0``."""
     return f0 + seat if f0 + seat < players else f0 + seat - players
+
+
+@numba.njit(**INLINE)
+def random_of_list(rngs, seat, legal):
+    """``random``'s choice from the legal list ``legal`` (``strategies/random.py``'s
+    ``decide``, on the seat's stream in place: a view ``rngs[seat]`` per decision costs two
+    atomic reference counts)."""
+    code = legal[1 + rng_below_at(rngs, seat, legal[0])]
+    hold(rngs)
+    hold(legal)
+    return code
 
 
 @numba.njit(**INLINE)

@@ -18,7 +18,7 @@ from ..cards import N_CARDS
 from ..observation import OBS_SIZE
 from ..rules import FLAG_TEAMS
 from .asking import (KIND_CALL, KIND_EASY, KIND_RANDOM, ask, pick_random,  # noqa: F401
-                     strategy_of)
+                     random_of_list, strategy_of)
 from .bits import lowest, popcount
 from .config import JIT
 from .engine import (INLINE, apply_action, deal_into, fill_general, fill_legal, in_legal_set,
@@ -30,7 +30,7 @@ from .layout import (R_CAPPED, S_CAPPED, ERR_ILLEGAL, ERR_STOPPED, ERR_TOO_LONG,
                      R_OUTCOME, R_PLACES, S_BOUTS, S_DEALER, S_DECK, S_DURAK,
                      S_DURAK_TEAM, S_FIRST, S_FLAGS, S_HANDS, S_N_OUT, S_NHIST, S_OUT, S_OVER,
                      S_PLACES, S_PLAYERS, S_SIZE, S_TO_MOVE)
-from .rng import rng_below_at, stream_start
+from .rng import stream_start
 from .throw_in import NOT_THROW_IN, play_throw_in
 
 #: the strategies compiled into the kernel, by module
@@ -39,7 +39,7 @@ INLINED = {"durak_sim.strategies.random": KIND_RANDOM, "durak_sim.strategies.eas
 #: keys a function on its own file only: without a change here, an edit of an inlined
 #: strategy would never reach a kernel loaded from the cache (tests/test_strategies.py
 #: checks that this stays true; update it with ``inlined_source()``, and keep
-#: ``asking.pick_random`` to what random.py's ``decide`` does)
+#: ``asking.pick_random`` and ``asking.random_of_list`` to what random.py's ``decide`` does)
 INLINED_SOURCE = "abddef1bbc5a78d7"
 
 
@@ -102,10 +102,9 @@ def _play(st, obs, legal, hist, fns, kinds, f0, players, rngs, mems, rng0, rng1,
             code = base + lowest(mask) if mask != 0 else tail
         if n != 1:  # E1: a single legal action is played without asking
             k = strategy_of(f0, seat, players)
-            if kinds[k] == KIND_RANDOM and general:
-                code = legal[1 + rng_below_at(rngs, seat, n)]
-            elif kinds[k] == KIND_RANDOM:
-                code = pick_random(rngs, seat, mask, base, tail, n)
+            if kinds[k] == KIND_RANDOM:
+                code = random_of_list(rngs, seat, legal) if general else \
+                    pick_random(rngs, seat, mask, base, tail, n)
             else:
                 if not general:
                     fill_legal(legal, mask, base, tail)

@@ -48,7 +48,9 @@ def rng_below(rng, n):
 
 @numba.njit(**dict(JIT, forceinline=True))
 def rng_below_at(rngs, i, n):
-    """``rng_below`` on the stream held in ``rngs[i, 0]`` (the batch player's seat streams)."""
+    """``rng_below`` on the stream held in ``rngs[i, 0]`` (the batch player's seat streams):
+    ``rng_next``'s step written on the row in place, since a view ``rngs[i]`` per draw costs
+    two atomic reference counts in the kernel's loop."""
     s = rngs[i, 0] + GOLDEN
     rngs[i, 0] = s
     x = _scale(mix(s), n)
