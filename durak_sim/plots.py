@@ -224,12 +224,8 @@ def convergence(games, order: Sequence[str], points: int = 200) -> pd.DataFrame:
             continue
         m = len(x)
         idx = np.unique(np.geomspace(1, m, min(points, m)).round().astype(np.int64)) - 1
-        # sums over the stretches between the rows shown, then running sums of those: no
-        # int64 copy of millions of pair points
-        starts = np.concatenate([[0], idx[:-1] + 1])
-        x = np.asarray(x, dtype=np.int8)
-        s1 = np.cumsum(np.add.reduceat(x, starts, dtype=np.int64)) / 4.0   # exact: quarters
-        s2 = np.cumsum(np.add.reduceat(x * x, starts, dtype=np.int64)) / 16.0
+        s1, s2 = _running_sums(x, idx)
+        s1, s2 = s1 / 4.0, s2 / 16.0          # exact: pair points are quarters
         n = idx + 1.0
         mean = s1 / n
         var = np.maximum(s2 / n - mean * mean, 0.0)
@@ -240,6 +236,34 @@ def convergence(games, order: Sequence[str], points: int = 200) -> pd.DataFrame:
     if not rows:
         return pd.DataFrame(columns=["a", "b", "pairs", "score", "lo", "hi"])
     return pd.concat(rows, ignore_index=True)
+
+
+_BLOCK = 1 << 20
+
+
+def _running_sums(x, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Running sums of ``x`` and of ``x * x`` (integers) at the positions ``idx``
+    (ascending), in int64 over blocks of ``_BLOCK`` values: exact, at most one block
+    widened at a time (numpy's reductions of int8 into int64 take a slow casting path).
+
+    >>> [v.tolist() for v in _running_sums(np.array([1, 2, 3], dtype=np.int8), np.array([0, 2]))]
+    [[1, 6], [1, 14]]
+    """
+    s1 = np.empty(len(idx), dtype=np.int64)
+    s2 = np.empty(len(idx), dtype=np.int64)
+    c1 = c2 = 0
+    done = 0
+    for lo in range(0, int(idx[-1]) + 1 if len(idx) else 0, _BLOCK):
+        y = np.asarray(x[lo:lo + _BLOCK]).astype(np.int64)
+        r1 = np.cumsum(y)
+        r2 = np.cumsum(y * y)
+        at = idx[done:np.searchsorted(idx, lo + len(y))] - lo
+        s1[done:done + len(at)] = r1[at] + c1
+        s2[done:done + len(at)] = r2[at] + c2
+        done += len(at)
+        c1 += int(r1[-1])
+        c2 += int(r2[-1])
+    return s1, s2
 
 
 def length_histogram(games, order: Sequence[str]) -> pd.DataFrame:
