@@ -32,9 +32,9 @@ def pct_ci(rate, lo, hi, spec: str = ".2f", gap: str = " ") -> str:
     return f"{format(100 * rate, spec)}{gap}[{100 * lo:.2f}, {100 * hi:.2f}]"
 
 
-def ci(lo, hi) -> str:
+def ci(lo, hi, spec: str = "+.1f") -> str:
     """An Elo interval: ``[+1.5, +9.0]``."""
-    return f"[{lo:+.1f}, {hi:+.1f}]" if finite(lo, hi) else DASH
+    return f"[{format(lo, spec)}, {format(hi, spec)}]" if finite(lo, hi) else DASH
 
 
 def elo_ci(e, lo, hi, bound: bool = False) -> str:

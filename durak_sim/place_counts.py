@@ -118,6 +118,12 @@ class PlaceTally:
     ``bouts`` (L, B) games per number of bouts, ``cards`` (L, C) decisive games per cards
     left in the Durak's (the losing team's) hands.
 
+    Head to head: per two different strategies ``x < y`` at one table (row ``x * K + y``
+    of ``h2h`` (K * K, 4); with teams, opponents only) over every two seats they held: twice
+    ``x``'s score (ahead of ``y`` 2, tied 1), the meetings, the ties, and the places ``x``
+    finished ahead of ``y`` (``y``'s place less ``x``'s); ``boot_h2h`` (B, 3 K * K) the
+    first, second and fourth of these, resampled.
+
     Plackett-Luce: each game's places as successive choices of the next one out among the
     seats still in, up to a tie (a draw's, a losing team's): ``wins`` (K,) choices won per
     strategy, ``set_n`` choices made from each multiset of ``sets``. Bootstrap
@@ -158,6 +164,10 @@ class PlaceTally:
         self.boot_pl = z((BOOTSTRAP, k + len(self.sets)))
         self.bucket_place = z((p, k, 2))
         self.boot_place = z((p, BOOTSTRAP, 2 * k))
+        self.h2h = z((k * k, 4), np.int64)
+        self.boot_h2h = z((BOOTSTRAP, 3 * k * k))
+        self.seat_pairs = [(s, t) for s in range(n) for t in range(s + 1, n)
+                           if not (self.teams and (t - s) % 2 == 0)]
 
     @classmethod
     def of(cls, config) -> "PlaceTally":
@@ -265,11 +275,13 @@ class PlaceTally:
         inside = bucket < len(self.marks)
         np.add.at(self.bucket_place, bucket[inside],
                   place_d[inside].reshape(-1, 2, k).transpose(0, 2, 1))
+        h2h_d = self._head_to_head(di, n_d, who, places)
         # the bootstrap: every resample's sums, (resamples, deals) @ (deals, columns), in
         # float32: exact while a partial sum stays below 2**24
-        d_all = np.hstack([win_d, set_d, place_d]).astype(np.float32)
+        d_all = np.hstack([win_d, set_d, place_d, h2h_d]).astype(np.float32)
         c_pl = k + len(glob)
-        big = max(1.0, float(d_all.max(initial=0.0)))
+        c_h2h = c_pl + 2 * k
+        big = max(1.0, float(np.abs(d_all).max(initial=0.0)))
         block = int(max(1, min(BLOCK, (1 << 24) // (MAX_WEIGHT * big))))
         for lo in range(0, n_d, block):
             hi = min(n_d, lo + block)
@@ -280,13 +292,41 @@ class PlaceTally:
                 prod = w[:, s:e] @ d_all[lo + s:lo + e]
                 self.boot_pl[:, :k] += prod[:, :k]
                 self.boot_pl[:, k + glob] += prod[:, k:c_pl]
+                self.boot_h2h += prod[:, c_h2h:]
                 if b[s] < len(self.marks):
-                    self.boot_place[b[s]] += prod[:, c_pl:]
+                    self.boot_place[b[s]] += prod[:, c_pl:c_h2h]
+
+    def _head_to_head(self, di: np.ndarray, n_d: int, who: np.ndarray,
+                      places: np.ndarray) -> np.ndarray:
+        """Add the games' head-to-head counts to ``h2h``; return them per deal, ``(n_d,
+        3 K * K)``: twice the score, meetings, places ahead (class docstring)."""
+        kk = len(self.names) ** 2
+        parts = []
+        for s, t in self.seat_pairs:
+            x, y = who[:, s], who[:, t]
+            rows = np.flatnonzero(x != y)
+            low = x[rows] < y[rows]
+            p_lo = np.where(low, places[rows, s], places[rows, t])
+            p_hi = np.where(low, places[rows, t], places[rows, s])
+            col = np.minimum(x[rows], y[rows]) * len(self.names) + np.maximum(x[rows], y[rows])
+            parts.append((di[rows] * kk + col, p_lo, p_hi))
+        idx, p_lo, p_hi = (np.concatenate([p[j] for p in parts]) if parts
+                           else np.zeros(0, np.int64) for j in range(3))
+        tie = p_lo == p_hi
+        score2 = 2 * (p_lo < p_hi) + tie
+        out = np.hstack([np.bincount(idx, weights=w, minlength=n_d * kk).reshape(n_d, kk)
+                         for w in (score2, np.ones(len(idx)), p_hi - p_lo)])
+        self.h2h[:, 0] += out[:, :kk].sum(axis=0).astype(np.int64)
+        self.h2h[:, 1] += out[:, kk:2 * kk].sum(axis=0).astype(np.int64)
+        self.h2h[:, 2] += np.bincount(idx % kk, weights=tie, minlength=kk).astype(np.int64)
+        self.h2h[:, 3] += out[:, 2 * kk:].sum(axis=0).astype(np.int64)
+        return out
 
     def merge(self, other: "PlaceTally") -> "PlaceTally":
         """Add ``other`` (a tally of the same tournament) to this one."""
         for f in ("games", "deals", "place_hist", "lost", "drawn", "first", "seat", "rel",
-                  "team", "wins", "set_n", "boot_pl", "bucket_place", "boot_place"):
+                  "team", "wins", "set_n", "boot_pl", "bucket_place", "boot_place", "h2h",
+                  "boot_h2h"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
         for f in ("bouts", "cards"):
             a, b = getattr(self, f), getattr(other, f)

@@ -197,7 +197,8 @@ def test_tallies_of_parts_merge_to_the_tally_of_the_whole():
     _, b = _hand_tally(slice(3, 6))
     merged = a.merge(b)
     for f in ("games", "place_hist", "lost", "drawn", "first", "seat", "rel", "wins",
-              "set_n", "boot_pl", "bucket_place", "boot_place", "bouts", "cards"):
+              "set_n", "boot_pl", "bucket_place", "boot_place", "bouts", "cards", "h2h",
+              "boot_h2h"):
         np.testing.assert_array_equal(getattr(merged, f), getattr(whole, f), err_msg=f)
 
 
@@ -225,6 +226,39 @@ def test_tables_of_a_hand_made_chunk():
     assert gl.loc[0, "cards_left_mean"] == pytest.approx(14 / 4)
 
 
+def test_head_to_head_of_a_hand_made_chunk_is_counted_as_by_hand():
+    """Random against each easy seat of every game (easy against easy is no meeting)."""
+    cfg, t = _hand_tally()
+    who = np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]])[HAND["seating"]]     # 0 random
+    places = np.array(HAND["places"])
+    mine = places[who == 0]                                    # random's place per game
+    theirs = places[who == 1].reshape(-1, 2)
+    ahead = int((mine[:, None] < theirs).sum())
+    ties = int((mine[:, None] == theirs).sum())
+    behind = int((mine[:, None] > theirs).sum())
+    h = ps.head_to_head(t, ["easy", "random"]).iloc[0]
+    assert (h.a, h.b, h.games) == ("easy", "random", 12)
+    assert (h.ahead, h.ties, h.behind) == (behind, ties, ahead)
+    assert h.score == pytest.approx((behind + ties / 2) / 12)
+    assert h.places == pytest.approx((mine[:, None] - theirs).sum() / 12)
+    # the bootstrap of the score: every resample's weighted sums of the two deals
+    w = poisson_weights(3, np.array([0, 1])).astype(float)
+    per_deal = [[2 * int((mine[g, None] > theirs[g]).sum() + 0) + int(
+        (mine[g, None] == theirs[g]).sum()) for g in range(d, d + 3)] for d in (0, 3)]
+    score2 = w @ np.array([sum(x) for x in per_deal], float)
+    meet = w @ np.array([6.0, 6.0])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        boot = score2 / (2 * meet)
+    lo, hi = np.quantile(boot[np.isfinite(boot)], [0.025, 0.975])
+    assert (h.score_lo, h.score_hi) == pytest.approx((lo, hi))
+    # the rating difference: of the same resamples' fits, paired
+    fits: dict = {}
+    r = ps.pl_ratings(t, fits=fits).set_index("strategy")
+    h = ps.head_to_head(t, ["easy", "random"], fits).iloc[0]
+    assert h.elo == pytest.approx(r.loc["easy", "rating"] - r.loc["random", "rating"])
+    assert h.elo_lo <= h.elo <= h.elo_hi
+
+
 def test_team_choices_stop_at_the_losing_team_and_team_results_are_counted():
     cfg = make_config(["random", "easy", "random", "easy"], deals=1, seed=1,
                       rules=Rules(variant="teams"))
@@ -243,6 +277,9 @@ def test_team_choices_stop_at_the_losing_team_and_team_results_are_counted():
     teams = ps.team_table(t)
     row = teams.set_index(["team", "opponents"]).loc[("random+random", "easy+easy")]
     assert row["games"] == 2 and row["lost"] == 2 and row["won"] == 0
+    # head to head: opponents only (each game: 4 meetings; partners are not compared)
+    h = ps.head_to_head(t, ["easy", "random"]).iloc[0]
+    assert (h.games, h.ahead, h.behind, h.ties) == (8, 8, 0, 0)   # easy out first, both
 
 
 def test_strategies_that_never_met_get_no_ratings():
