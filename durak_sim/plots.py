@@ -485,19 +485,21 @@ def _draw(name: str, maker, folder: Path) -> bytes:
 
 def render_all(tables: dict, games, order: Sequence[str], folder: Path) -> dict:
     """Draw every plot of a report into ``folder`` (PNG + SVG); ``{name: png bytes}`` in
-    :data:`PLOTS` order (a plot without data is skipped). ``games``: a games frame or its
-    :class:`durak_sim.stats.GameCounts`.
+    :data:`PLOTS` order (a plot without data is skipped, and so are the crosstable and the
+    ratings of two strategies: their one pairing's Elo is in its table and its convergence
+    plot). ``games``: a games frame or its :class:`durak_sim.stats.GameCounts`.
 
     In this process, one figure after the other: forked drawing processes saved wall time
     only on idle cores, and cost more CPU than they saved on a loaded machine (their
     copy-on-write page faults; ``benchmarks/RESULTS.md``)."""
     folder.mkdir(parents=True, exist_ok=True)
     games = _counts(games, order)
+    field = len(tables["ratings"]) > 2      # two strategies: one pairing, one Elo
     makers = {
         "crosstable": (lambda: crosstable_figure(tables["crosstable"], tables["pairings"]))
-        if len(tables["crosstable"]) and len(tables["pairings"]) else None,
+        if field and len(tables["crosstable"]) and len(tables["pairings"]) else None,
         "ratings": (lambda: ratings_figure(tables["ratings"]))
-        if len(tables["ratings"]) and tables["ratings"]["rating"].notna().all() else None,
+        if field and tables["ratings"]["rating"].notna().all() else None,
         "convergence": (lambda: convergence_figure(convergence(games, order)))
         if len(tables["pairings"]) else None,
         "game_length": lambda: game_length_figure(length_histogram(games, order)),

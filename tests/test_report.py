@@ -17,6 +17,8 @@ from durak_sim.storage import Manifest
 from durak_sim.tournament import make_config, run_tournament
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
+#: the plots of a two-strategy report (no crosstable or ratings chart of one pairing)
+PAIR_PLOTS = [p for p in plots.PLOTS if p not in ("crosstable", "ratings")]
 
 
 @pytest.fixture(scope="module")
@@ -29,12 +31,13 @@ def finished(tmp_path_factory):
 def test_html_is_self_contained_with_its_plots(finished):
     html = (finished / "report.html").read_text()
     images = re.findall(r'<img [^>]*src="([^"]*)"', html)
-    assert len(images) == len(plots.PLOTS) == 5
+    assert len(images) == len(PAIR_PLOTS) == 3
     assert all(src.startswith("data:image/png;base64,") for src in images)
     assert not re.search(r'(?:src|href)="(?!data:)', html)       # nothing outside the file
     assert "<link" not in html and "<script" not in html
     assert "random v1, easy v1" in html and "durak-sim tournament random easy" in html
-    for name in plots.PLOTS:
+    assert not (finished / "plots" / "crosstable.png").exists()
+    for name in PAIR_PLOTS:
         assert (finished / "plots" / f"{name}.png").stat().st_size > 1000
         assert (finished / "plots" / f"{name}.svg").read_text().startswith("<?xml")
 
@@ -53,11 +56,11 @@ def test_every_table_has_a_header_and_intervals_stay_on_one_line(finished):
 
 def test_rebuild_writes_the_same_bytes_everywhere(finished):
     files = [*TABLE_FILES.values(), "report.md", "report.html",
-             *(f"plots/{n}.{ext}" for n in plots.PLOTS for ext in ("png", "svg"))]
+             *(f"plots/{n}.{ext}" for n in PAIR_PLOTS for ext in ("png", "svg"))]
     before = {f: (finished / f).read_bytes() for f in files}
     build_report(finished)
     assert {f: (finished / f).read_bytes() for f in files} == before
-    svg = before["plots/ratings.svg"].decode()
+    svg = before["plots/convergence.svg"].decode()
     assert "<dc:date>" not in svg and "Matplotlib v" not in svg
 
 
@@ -181,9 +184,9 @@ def test_plots_are_the_same_bytes_drawn_again(tmp_path):
     tables, _ = compute_tables(g, make_config(order, deals=2, seed=7))
     one = plots.render_all(tables, g, order, tmp_path / "one")
     two = plots.render_all(tables, g, order, tmp_path / "two")
-    assert one == two and list(one) == list(plots.PLOTS)
+    assert one == two and list(one) == PAIR_PLOTS
     files = sorted(f.name for f in (tmp_path / "one").iterdir())
-    assert files == sorted(f.name for f in (tmp_path / "two").iterdir()) and len(files) == 10
+    assert files == sorted(f.name for f in (tmp_path / "two").iterdir()) and len(files) == 6
     for name in files:
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
 
@@ -195,3 +198,15 @@ def test_cli_report_of_a_missing_folder(tmp_path):
 
     res = CliRunner().invoke(main, ["report", str(tmp_path / "nope")])
     assert res.exit_code == 2 and res.stderr.startswith("durak-sim: error: no tournament")
+
+
+def test_a_field_of_three_gets_every_plot_and_a_pair_not_the_redundant_two(tmp_path):
+    g = _example_games()
+    h = g.replace({"random": "normal"})
+    games = pd.concat([g, h.assign(deal=h.deal + 10)], ignore_index=True)
+    cfg = make_config(["random", "easy", "normal"], deals=20, seed=7)
+    tables, _ = compute_tables(games, cfg)
+    order = list(tables["strategies"]["strategy"])
+    assert list(plots.render_all(tables, games, order, tmp_path / "three")) == list(plots.PLOTS)
+    tables, _ = compute_tables(g, make_config(["easy", "random"], deals=2, seed=7))
+    assert list(plots.render_all(tables, g, ["easy", "random"], tmp_path / "two")) == PAIR_PLOTS
