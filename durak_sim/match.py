@@ -1,12 +1,12 @@
 """A match: strategy A against strategy B over seeded deals, with honest statistics.
 
-The games are played in blocks of deals, each about half a second of play
+The games are played in blocks of deals, each about two seconds of play
 (:class:`durak_sim.runner.BlockSizer`), and each block is reduced to counts
 (:func:`durak_sim.counts.count_games`, the counting the tournament's report uses) before
 the next is played: memory does not grow with the number of deals, and the summary comes
 from the merged counts. On a terminal the progress and the running score show on stderr;
-with ``interruptible``, Ctrl-C ends the match after the block in play and the summary (and
-the records) hold every deal finished.
+with ``interruptible``, Ctrl-C ends the match (the kernel begins no further game) and the
+summary (and the records) hold every deal finished.
 
 >>> s = run_match("easy", "random", deals=200, seed=3)
 >>> s.table.loc[0, "strategy"], s.games

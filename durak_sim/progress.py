@@ -2,7 +2,7 @@
 running score per pairing, in the manner of cutechess-cli's "Score of A vs B" lines.
 
 A run keeps a :class:`Board` up to date after every block of games it plays (each block
-about half a second of play, whatever the pairing's speed); :func:`live` shows the board,
+about two seconds of play, whatever the pairing's speed); :func:`live` shows the board,
 redrawn a few times a second, only when stderr is a terminal, and shows nothing otherwise.
 
 The time left is the sum over the unfinished rows of what each still has to play divided

@@ -5,8 +5,8 @@ block of games of each unfinished line-up in turn, each block sized to take abou
 ``BLOCK_SECONDS`` of play whatever the line-up's speed (a line-up starts with a small block
 and grows it). A block plays its deals in every seating of its line-up
 (:mod:`durak_sim.lineups`). So the live progress (:mod:`durak_sim.progress`) knows every
-line-up's speed within seconds and its time-left estimate holds, and Ctrl-C is answered
-within one block.
+line-up's speed within seconds and its time-left estimate holds. Ctrl-C does not wait for
+the block: the kernel begins no further game once it is pressed.
 
 The stored unit stays the *chunk* (``chunk_deals`` deal indices of one line-up,
 :mod:`durak_sim.storage`), so the stored files do not depend on timing: a block's games join
@@ -37,8 +37,11 @@ from .storage import (INT_COLUMNS, Manifest, StorageError, chunk_file, entry_key
                       games_table, partial_file, read_chunks, result_keys, results_of_rows,
                       seating_column, write_chunk)
 
-#: seconds of play a kernel call aims at: progress steps and Ctrl-C answer this often
-BLOCK_SECONDS = 0.5
+#: seconds of play a kernel call aims at: the progress steps this often. Shorter calls cost
+#: the threads idle time at each call's end, waiting for its last (slowest) games: hard's
+#: games are heavy-tailed (benchmarks/RESULTS.md, 2026-12-04: the default tournament's play
+#: 34-44 s at 2 s, 55-57 s at 0.5 s; four players, 50 deals of the four levels, 56 s and 74 s)
+BLOCK_SECONDS = 2.0
 #: deals of a line-up's first block (its speed is unknown), and the growth per block at most
 FIRST_BLOCK, GROWTH = 16, 8
 #: a chunk being played is saved (as a partial chunk) after this many seconds of its play

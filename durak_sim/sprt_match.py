@@ -1,5 +1,5 @@
 """A match that stops as soon as it is decided: a pentanomial SPRT (:mod:`durak_sim.sprt`)
-checked every ``block`` deal pairs, the games played in kernel calls of about half a second
+checked every ``block`` deal pairs, the games played in kernel calls of about two seconds
 (:class:`durak_sim.runner.BlockSizer`) so that progress shows and Ctrl-C is answered
 promptly, whatever the pairing's speed.
 """

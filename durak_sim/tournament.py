@@ -10,7 +10,7 @@ strategies and each deal is played in every seating of its line-up
 (:mod:`durak_sim.lineups`); the same machinery plays, stores and resumes them, and the
 report rates the strategies from their places (:mod:`durak_sim.place_report`).
 
-Games are played in blocks of about half a second, the pairings interleaved, and stored in
+Games are played in blocks of about two seconds, the pairings interleaved, and stored in
 chunks (``chunk_deals`` deal indices of one pairing, default 50,000) the moment a chunk is
 complete, on a background thread while the kernel plays on (:mod:`durak_sim.runner`,
 :mod:`durak_sim.storage`); a chunk still being played is saved in part every two seconds of
