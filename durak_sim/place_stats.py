@@ -191,25 +191,21 @@ def head_to_head(tally, order: Sequence[str], fits: dict | None = None,
             if not games:
                 continue
             boot = tally.boot_h2h[:, [c, kk + c, 2 * kk + c]]
+            low_won = (score2 - ties) // 2               # games the lower code was ahead
+            won, lost = (low_won, games - ties - low_won)[::sign]
             with np.errstate(invalid="ignore", divide="ignore"):
                 s_boot = boot[:, 0] / (2 * boot[:, 1])
                 p_boot = sign * boot[:, 2] / boot[:, 1]
-            s_boot = s_boot if sign > 0 else 1 - s_boot
-            won = (score2 - ties) // 2
-            row = {"a": a, "b": b, "games": games, "ahead": won if sign > 0 else
-                   games - ties - won, "ties": ties, "behind": games - ties - won
-                   if sign > 0 else won,
-                   "score": (score2 if sign > 0 else 2 * games - score2) / (2 * games),
-                   "places": sign * ahead / games}
-            intervals = [("score", s_boot), ("places", p_boot)]
+            row = {"a": a, "b": b, "games": games, "ahead": won, "ties": ties, "behind": lost,
+                   "score": (won + ties / 2) / games, "places": sign * ahead / games}
+            intervals = {"score": s_boot if sign > 0 else 1 - s_boot, "places": p_boot}
             if a in fits and b in fits:
                 diff = fits[a] - fits[b]
                 row["elo"] = diff[0]
-                intervals.append(("elo", diff[1:]))
-            for name, v in intervals:
-                row[f"{name}_lo"], row[f"{name}_hi"] = _quantiles(v[:, None], conf)
-                row[f"{name}_lo"], row[f"{name}_hi"] = (float(row[f"{name}_lo"][0]),
-                                                        float(row[f"{name}_hi"][0]))
+                intervals["elo"] = diff[1:]
+            for name, v in intervals.items():
+                lo, hi = _quantiles(v[:, None], conf)
+                row[f"{name}_lo"], row[f"{name}_hi"] = float(lo[0]), float(hi[0])
             rows.append(row)
     columns = ["a", "b", "games", "ahead", "ties", "behind", "score", "score_lo", "score_hi",
                "places", "places_lo", "places_hi", "elo", "elo_lo", "elo_hi"]
