@@ -33,7 +33,7 @@ def pct_ci(rate, lo, hi, spec: str = ".2f", gap: str = " ") -> str:
 
 
 def ci(lo, hi, spec: str = "+.1f") -> str:
-    """An Elo interval: ``[+1.5, +9.0]``."""
+    """An interval, by default an Elo one: ``[+1.5, +9.0]``."""
     return f"[{format(lo, spec)}, {format(hi, spec)}]" if finite(lo, hi) else DASH
 
 

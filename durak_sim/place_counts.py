@@ -118,11 +118,11 @@ class PlaceTally:
     ``bouts`` (L, B) games per number of bouts, ``cards`` (L, C) decisive games per cards
     left in the Durak's (the losing team's) hands.
 
-    Head to head: per two different strategies ``x < y`` at one table (row ``x * K + y``
-    of ``h2h`` (K * K, 4); with teams, opponents only) over every two seats they held: twice
-    ``x``'s score (ahead of ``y`` 2, tied 1), the meetings, the ties, and the places ``x``
-    finished ahead of ``y`` (``y``'s place less ``x``'s); ``boot_h2h`` (B, 3 K * K) the
-    first, second and fourth of these, resampled.
+    Head to head: per two different strategies ``x < y`` (row ``pair_index[x, y]`` of
+    ``h2h`` (P, 4), P = K (K - 1) / 2) over every two seats they held at one table (with
+    teams, opponents only): twice ``x``'s score (ahead of ``y`` 2, tied 1), the meetings,
+    the places ``x`` finished ahead of ``y`` (``y``'s place less ``x``'s) and the ties;
+    ``boot_h2h`` (B, 3 P) the first three of these, resampled.
 
     Plackett-Luce: each game's places as successive choices of the next one out among the
     seats still in, up to a tie (a draw's, a losing team's): ``wins`` (K,) choices won per
@@ -164,8 +164,10 @@ class PlaceTally:
         self.boot_pl = z((BOOTSTRAP, k + len(self.sets)))
         self.bucket_place = z((p, k, 2))
         self.boot_place = z((p, BOOTSTRAP, 2 * k))
-        self.h2h = z((k * k, 4), np.int64)
-        self.boot_h2h = z((BOOTSTRAP, 3 * k * k))
+        self.pair_index = np.full((k, k), -1, np.int64)
+        self.pair_index[np.triu_indices(k, 1)] = np.arange(k * (k - 1) // 2)
+        self.h2h = z((k * (k - 1) // 2, 4), np.int64)
+        self.boot_h2h = z((BOOTSTRAP, 3 * len(self.h2h)))
         self.seat_pairs = [(s, t) for s in range(n) for t in range(s + 1, n)
                            if not (self.teams and (t - s) % 2 == 0)]
 
@@ -275,7 +277,7 @@ class PlaceTally:
         inside = bucket < len(self.marks)
         np.add.at(self.bucket_place, bucket[inside],
                   place_d[inside].reshape(-1, 2, k).transpose(0, 2, 1))
-        h2h_d = self._head_to_head(di, n_d, who, places)
+        h2h_d, h2h_cols = self._head_to_head(li, di, n_d, who, places)
         # the bootstrap: every resample's sums, (resamples, deals) @ (deals, columns), in
         # float32: exact while a partial sum stays below 2**24
         d_all = np.hstack([win_d, set_d, place_d, h2h_d]).astype(np.float32)
@@ -292,35 +294,38 @@ class PlaceTally:
                 prod = w[:, s:e] @ d_all[lo + s:lo + e]
                 self.boot_pl[:, :k] += prod[:, :k]
                 self.boot_pl[:, k + glob] += prod[:, k:c_pl]
-                self.boot_h2h += prod[:, c_h2h:]
+                self.boot_h2h[:, h2h_cols] += prod[:, c_h2h:]
                 if b[s] < len(self.marks):
                     self.boot_place[b[s]] += prod[:, c_pl:c_h2h]
 
-    def _head_to_head(self, di: np.ndarray, n_d: int, who: np.ndarray,
-                      places: np.ndarray) -> np.ndarray:
-        """Add the games' head-to-head counts to ``h2h``; return them per deal, ``(n_d,
-        3 K * K)``: twice the score, meetings, places ahead (class docstring)."""
-        kk = len(self.names) ** 2
+    def _head_to_head(self, li: int, di: np.ndarray, n_d: int, who: np.ndarray,
+                      places: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Add the games' head-to-head counts to ``h2h``; return them per deal for the
+        ``u`` pairs of strategies in line-up ``li``, ``(n_d, 3 u)``: twice the score,
+        meetings, places ahead (class docstring), and those columns' indices in
+        ``boot_h2h``."""
+        present = np.unique(self.codes[li])
+        used = self.pair_index[np.ix_(present, present)][np.triu_indices(len(present), 1)]
+        local = np.full(len(self.h2h), -1, np.int64)
+        local[used] = np.arange(len(used))
         parts = []
         for s, t in self.seat_pairs:
-            x, y = who[:, s], who[:, t]
-            rows = np.flatnonzero(x != y)
-            low = x[rows] < y[rows]
+            rows = np.flatnonzero(who[:, s] != who[:, t])
+            low = who[rows, s] < who[rows, t]
             p_lo = np.where(low, places[rows, s], places[rows, t])
             p_hi = np.where(low, places[rows, t], places[rows, s])
-            col = np.minimum(x[rows], y[rows]) * len(self.names) + np.maximum(x[rows], y[rows])
-            parts.append((di[rows] * kk + col, p_lo, p_hi))
-        idx, p_lo, p_hi = (np.concatenate([p[j] for p in parts]) if parts
-                           else np.zeros(0, np.int64) for j in range(3))
+            pair = local[self.pair_index[np.minimum(who[rows, s], who[rows, t]),
+                                         np.maximum(who[rows, s], who[rows, t])]]
+            parts.append((di[rows], pair, p_lo, p_hi))
+        d, pair, p_lo, p_hi = (np.concatenate([p[j] for p in parts]) if parts
+                               else np.zeros(0, np.int64) for j in range(4))
+        u = len(used)
         tie = p_lo == p_hi
-        score2 = 2 * (p_lo < p_hi) + tie
-        out = np.hstack([np.bincount(idx, weights=w, minlength=n_d * kk).reshape(n_d, kk)
-                         for w in (score2, np.ones(len(idx)), p_hi - p_lo)])
-        self.h2h[:, 0] += out[:, :kk].sum(axis=0).astype(np.int64)
-        self.h2h[:, 1] += out[:, kk:2 * kk].sum(axis=0).astype(np.int64)
-        self.h2h[:, 2] += np.bincount(idx % kk, weights=tie, minlength=kk).astype(np.int64)
-        self.h2h[:, 3] += out[:, 2 * kk:].sum(axis=0).astype(np.int64)
-        return out
+        per = [np.bincount(d * u + pair, weights=w, minlength=n_d * u).reshape(n_d, u)
+               for w in (2 * (p_lo < p_hi) + tie, np.ones(len(d)), p_hi - p_lo, tie)]
+        self.h2h[used] += np.stack([x.sum(axis=0) for x in per], axis=1).astype(np.int64)
+        n_p = len(self.h2h)
+        return np.hstack(per[:3]), np.concatenate([used, n_p + used, 2 * n_p + used])
 
     def merge(self, other: "PlaceTally") -> "PlaceTally":
         """Add ``other`` (a tally of the same tournament) to this one."""

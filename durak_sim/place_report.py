@@ -35,15 +35,15 @@ import numpy as np
 import pandas as pd
 
 from . import place_stats as ps
-from .formatting import ci, num, pct_ci
+from .formatting import ci, elo_ci, num, pct_ci
 from .place_counts import BOOTSTRAP, PlaceTally
 from .document import PLOTS_DIR, Doc
 from .report import Report, _stored_chunks, document_head, rank_by_rating, write_report
 
 #: table name -> CSV file, in report order (``teams`` only with teams)
 TABLE_FILES = {"ratings": "ratings.csv", "strategies": "strategies.csv",
-               "head_to_head": "head_to_head.csv", "lineups": "lineups.csv", "seats": "seats.csv",
-               "first_attacker": "first_attacker.csv", "teams": "teams.csv",
+               "head_to_head": "head_to_head.csv", "lineups": "lineups.csv",
+               "seats": "seats.csv", "first_attacker": "first_attacker.csv", "teams": "teams.csv",
                "game_length": "game_length.csv", "convergence": "convergence.csv"}
 #: line-up rows shown in the documents at most (all of them are in lineups.csv)
 DOC_LINEUP_ROWS = 60
@@ -228,7 +228,7 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
                   [[x.a, x.b, f"{x.games:,}", f"{x.ahead:,}", f"{x.ties:,}",
                     f"{x.behind:,}", pct_ci(x.score, x.score_lo, x.score_hi),
                     f"{num(x.places, '+.4f')} {ci(x.places_lo, x.places_hi, '+.4f')}",
-                    f"{num(x.elo, '+.1f')} {ci(x.elo_lo, x.elo_hi)}"]
+                    elo_ci(x.elo, x.elo_lo, x.elo_hi)]
                    for x in h2h.itertuples()], left=2)
 
     lu = t["lineups"]
@@ -318,7 +318,7 @@ def print_place_report(rep: Report, console) -> None:
     h2h = [x for x in t["head_to_head"].itertuples() if (x.a, x.b) in steps]
     if h2h:
         console.print("Head to head, paired (each level against the next): " + "; ".join(
-            f"{x.a} - {x.b} {num(x.elo, '+.1f')} {ci(x.elo_lo, x.elo_hi)} Elo, ahead "
+            f"{x.a} - {x.b} {elo_ci(x.elo, x.elo_lo, x.elo_hi)} Elo, ahead "
             f"{pct_ci(x.score, x.score_lo, x.score_hi)} %" for x in h2h))
     console.print("Durak by seat: " + "; ".join(
         f"seat {x.seat} {pct_ci(x.durak_rate, x.durak_lo, x.durak_hi)}"

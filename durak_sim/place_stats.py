@@ -178,19 +178,18 @@ def head_to_head(tally, order: Sequence[str], fits: dict | None = None,
     (6, 3, 3, 0.5, 0.0)
     """
     idx = {x: i for i, x in enumerate(tally.names)}
-    k = len(tally.names)
-    kk = k * k
+    n_p = len(tally.h2h)
     fits = fits or {}
     rows = []
     for i, a in enumerate(order):
         for b in order[i + 1:]:
             x, y = idx[a], idx[b]
             sign = 1 if x < y else -1
-            c = min(x, y) * k + max(x, y)
-            score2, games, ties, ahead = tally.h2h[c]
+            c = tally.pair_index[min(x, y), max(x, y)]
+            score2, games, ahead, ties = tally.h2h[c]
             if not games:
                 continue
-            boot = tally.boot_h2h[:, [c, kk + c, 2 * kk + c]]
+            boot = tally.boot_h2h[:, [c, n_p + c, 2 * n_p + c]]
             low_won = (score2 - ties) // 2               # games the lower code was ahead
             won, lost = (low_won, games - ties - low_won)[::sign]
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -386,5 +385,5 @@ def convergence(tally, order: Sequence[str], conf: float = 0.95) -> pd.DataFrame
 
 
 __all__ = ["convergence", "elo_of", "first_attacker_table", "game_length_table",
-           "head_to_head", "lineup_table", "mean_place", "pl_ratings", "place_counts_of", "plackett_luce",
-           "seat_table", "strategy_table", "team_table"]
+           "head_to_head", "lineup_table", "mean_place", "pl_ratings", "place_counts_of",
+           "plackett_luce", "seat_table", "strategy_table", "team_table"]

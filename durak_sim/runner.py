@@ -40,7 +40,7 @@ from .storage import (INT_COLUMNS, Manifest, StorageError, chunk_file, entry_key
 #: seconds of play a kernel call aims at: the progress steps this often. Shorter calls cost
 #: the threads idle time at each call's end, waiting for its last (slowest) games: hard's
 #: games are heavy-tailed (benchmarks/RESULTS.md, 2026-12-04: the default tournament's play
-#: 34-44 s at 2 s, 55-57 s at 0.5 s; four players, 50 deals of the four levels, 56 s and 74 s)
+#: 34-42 s at 2 s, 55-57 s at 0.5 s; four players, 50 deals of the four levels, 56 s and 74 s)
 BLOCK_SECONDS = 2.0
 #: deals of a line-up's first block (its speed is unknown), and the growth per block at most
 FIRST_BLOCK, GROWTH = 16, 8

@@ -243,9 +243,10 @@ def test_head_to_head_of_a_hand_made_chunk_is_counted_as_by_hand():
     assert h.places == pytest.approx((mine[:, None] - theirs).sum() / 12)
     # the bootstrap of the score: every resample's weighted sums of the two deals
     w = poisson_weights(3, np.array([0, 1])).astype(float)
-    per_deal = [[2 * int((mine[g, None] > theirs[g]).sum() + 0) + int(
-        (mine[g, None] == theirs[g]).sum()) for g in range(d, d + 3)] for d in (0, 3)]
-    score2 = w @ np.array([sum(x) for x in per_deal], float)
+    # twice easy's score in each deal (its three games): ahead 2, tied 1
+    per_deal = [sum(2 * int((mine[g] > theirs[g]).sum()) + int((mine[g] == theirs[g]).sum())
+                    for g in range(d, d + 3)) for d in (0, 3)]
+    score2 = w @ np.array(per_deal, float)
     meet = w @ np.array([6.0, 6.0])
     with np.errstate(invalid="ignore", divide="ignore"):
         boot = score2 / (2 * meet)
