@@ -40,7 +40,8 @@ def _command_line() -> str:
               help=f"Output folder, new or empty [default: a new "
                    f"{RUNS_DIR}/tournament-<YYYYmmdd-HHMMSS>-seed<S>].")
 @click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[DIR]",
-              help="Continue the interrupted tournament in DIR (or in --out).")
+              help="Continue the interrupted tournament in DIR (or in --out); with "
+                   "--deals N more than it holds, grow it to N deals.")
 @click.option("--chunk", "chunk_deals", type=click.IntRange(1, MAX_CHUNK_DEALS), default=None,
               help=f"Deal indices per stored chunk (a chunk still being played is saved in "
                    f"part every 2 s).  [default: {CHUNK_DEALS:,}, more for a tournament of "
@@ -82,7 +83,9 @@ def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, 
     places (Plackett-Luce). Finished
     chunks are stored as they come (Parquet + manifest.json), so an interrupted run
     continues with --resume DIR without losing or redoing them; the tables are then the
-    same bytes as an uninterrupted run's. Ctrl-C stops after saving (exit code 130); so
+    same bytes as an uninterrupted run's. --resume DIR --deals N with more deals than it
+    holds grows a finished (or unfinished) tournament: the new deals are played and the
+    report covers all N, the same bytes as a tournament of N deals. Ctrl-C stops after saving (exit code 130); so
     does a dask cluster that fails during the run (exit code 2).
     """
     from .tournament import TournamentInterrupted, run_tournament

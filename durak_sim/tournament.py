@@ -223,6 +223,11 @@ def _resume_config(out: Path, manifest: Manifest, strategies, deals, seed, chunk
                                 gauntlet=gauntlet, rules=rules or stored.rules)
         asked["strategies"] = asked_cfg.strategies
         asked["gauntlet"] = asked_cfg.gauntlet
+    if deals is not None and deals < stored.deals:
+        raise UserError(f"{out} holds {stored.deals:,} deals a line-up: a stored tournament "
+                        f"grows (--deals more than {stored.deals:,}) but never drops deals")
+    if deals is not None and deals > stored.deals:
+        stored = stored.grown(deals)   # more deals: the stored ones stay as they are
     for key, value in (("deals", deals), ("seed", seed), ("chunk_deals", chunk_deals),
                        ("rules", rules)):
         if value is not None:
@@ -340,6 +345,8 @@ def _run_locked(out: Path, config: TournamentConfig, manifest: Manifest, resume:
         _drop_damaged(out, manifest)
         check_stored(out, manifest, config)   # before anything in the folder changes
         remove_temporaries(out)
+        if config.deals != manifest.config["deals"]:   # grown by --deals
+            manifest.config = config.to_dict()
         manifest.provenance.setdefault("resumed", []).append(
             {"command": command, "package_version": __version__,
              "at": datetime.now().isoformat(timespec="seconds")})

@@ -61,6 +61,9 @@ class TournamentConfig:
     plugins: tuple[str, ...] = ()
     #: score an external engine's failure as its loss and go on (--forfeit)
     forfeit: bool = False
+    #: the deal counts it had before it was grown (``--resume DIR --deals N``), increasing:
+    #: the chunks already cut keep their ranges, the new deals get chunks of their own
+    grown_from: tuple[int, ...] = ()
 
     @property
     def players(self) -> int:
@@ -103,9 +106,43 @@ class TournamentConfig:
         return seating_plan(self.seatings(lineup))
 
     def chunk_ranges(self) -> list[tuple[int, int]]:
-        """``(lo, hi)`` deal ranges of the chunks (``hi`` exclusive), in play order."""
-        return [(lo, min(self.deals, lo + self.chunk_deals))
-                for lo in range(0, self.deals, self.chunk_deals)]
+        """``(lo, hi)`` deal ranges of the chunks (``hi`` exclusive), in play order: each
+        stretch of deals (all of them, or for a grown tournament the deals before its first
+        growth, then those each growth added) cut into ``chunk_deals``.
+
+        >>> TournamentConfig(("random", "easy"), (1, 1), 1, 250, 100).chunk_ranges()
+        [(0, 100), (100, 200), (200, 250)]
+        >>> TournamentConfig(("random", "easy"), (1, 1), 1, 250, 100, grown_from=(50, 120)
+        ...                  ).chunk_ranges()
+        [(0, 50), (50, 120), (120, 220), (220, 250)]
+        """
+        marks = [0, *self.grown_from, self.deals]
+        return [(lo, min(b, lo + self.chunk_deals))
+                for a, b in zip(marks, marks[1:]) for lo in range(a, b, self.chunk_deals)]
+
+    def grown(self, deals: int) -> "TournamentConfig":
+        """This tournament with ``deals`` deal indices (more than it has): the same games
+        for the deals it has, chunked as they were, and the new ones after them. Its results
+        are those of a tournament played with ``deals`` from the start (chunking never
+        changes a byte of them).
+
+        >>> c = TournamentConfig(("random", "easy"), (1, 1), 1, 250, 100).grown(400)
+        >>> c.deals, c.grown_from, c.chunk_ranges()[-3:]
+        (400, (250,), [(200, 250), (250, 350), (350, 400)])
+        """
+        from dataclasses import replace
+        from .limits import MAX_CHUNKS, MAX_DEALS
+
+        if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) \
+                or not self.deals < deals <= MAX_DEALS:
+            raise UserError(f"a tournament of {self.deals:,} deals grows to more deals, at "
+                            f"most {MAX_DEALS:,}; got {deals!r}")
+        config = replace(self, deals=int(deals), grown_from=(*self.grown_from, self.deals))
+        chunks = len(config.chunk_ranges()) * len(config.lineups())
+        if chunks > MAX_CHUNKS:
+            raise UserError(f"growing to {deals:,} deals makes {chunks:,} chunks, more than "
+                            f"{MAX_CHUNKS:,}: play a new tournament of {deals:,} deals instead")
+        return config
 
     @property
     def games(self) -> int:
@@ -140,7 +177,8 @@ class TournamentConfig:
                 "seed": self.seed, "deals": self.deals, "chunk_deals": self.chunk_deals,
                 "gauntlet": self.gauntlet, "rules": self.rules.to_dict(),
                 "rules_version": RULES_VERSION, "plugins": list(self.plugins),
-                **({"forfeit": True} if self.forfeit else {})}
+                **({"forfeit": True} if self.forfeit else {}),
+                **({"grown_from": list(self.grown_from)} if self.grown_from else {})}
 
     @classmethod
     def from_dict(cls, d: dict) -> "TournamentConfig":
@@ -178,11 +216,16 @@ class TournamentConfig:
             forfeit = d.get("forfeit", False)
             if not isinstance(forfeit, bool):
                 raise ValueError("forfeit must be true or false")
+            deals = integer("deals", 1, MAX_DEALS)
+            grown = d.get("grown_from", [])
+            if (not isinstance(grown, list) or not all(
+                    isinstance(g, int) and not isinstance(g, bool) for g in grown)
+                    or [g for g in grown if not 0 < g < deals] or sorted(set(grown)) != grown):
+                raise ValueError(f"grown_from must be increasing deal counts below {deals}")
             return cls(strategies=names, versions=versions, seed=integer("seed", 0, MAX_INDEX),
-                       deals=integer("deals", 1, MAX_DEALS),
-                       chunk_deals=integer("chunk_deals", 1, MAX_CHUNK_DEALS),
+                       deals=deals, chunk_deals=integer("chunk_deals", 1, MAX_CHUNK_DEALS),
                        gauntlet=gauntlet, rules=rules, plugins=tuple(plugins),
-                       forfeit=forfeit)
+                       forfeit=forfeit, grown_from=tuple(grown))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise StorageError(f"malformed tournament config in manifest: "
                                f"{str(exc).splitlines()[0] if str(exc) else exc!r}") from None

@@ -75,6 +75,8 @@ EDITS = {
     "foreign pairing": (["chunks", 0, "pairing"], ["easy", "hard"], ["malformed", "file"]),
     "format": (["format"], "other/1", ["not a durak-sim tournament manifest"]),
     "gauntlet": (["config", "gauntlet"], "normal", ["gauntlet"]),
+    "grown from": (["config", "grown_from"], [400, 300], ["grown_from"]),
+    "grown elsewhere": (["config", "grown_from"], [300], ["not a chunk"]),
 }
 
 

@@ -178,6 +178,32 @@ def test_a_field_larger_than_the_table_plays_every_combination(tmp_path):
     assert t.loc["random", "games"] == t.loc["random2", "games"]
 
 
+def test_an_unfinished_four_player_tournament_grows_to_the_same_tables(tmp_path,
+                                                                      monkeypatch):
+    field, rules = ["random", "easy", "easy", "random"], Rules(players=4)
+    real, calls = runner.play_deals, []
+
+    def stop_after_two(strats, config, lo, hi, threads, stop=None):
+        got = real(strats, config, lo, hi, threads, stop)
+        calls.append((lo, hi))
+        if len(calls) == 2 and stop is not None:
+            stop.kernel_flag[0] = 1
+            stop.event.set()
+        return got
+
+    monkeypatch.setattr(runner, "play_deals", stop_after_two)
+    with pytest.raises(TournamentInterrupted):
+        run_tournament(field, 150, 4, tmp_path / "g", 1, progress=False, rules=rules,
+                       chunk_deals=100)
+    monkeypatch.setattr(runner, "play_deals", real)
+    res = invoke("tournament", "--resume", tmp_path / "g", "--deals", 260, "--no-progress")
+    assert res.returncode == 0, res.stderr
+    run_tournament(field, 260, 4, tmp_path / "s", 2, progress=False, rules=rules,
+                   chunk_deals=100)
+    assert files(tmp_path / "g", games=False) == files(tmp_path / "s", games=False)
+    assert Manifest.load(tmp_path / "g").config["grown_from"] == [150]
+
+
 def test_threads_chunking_and_a_stop_with_resume_give_the_same_bytes(tmp_path, monkeypatch):
     field, rules = ["random", "easy", "easy", "random"], Rules(players=4)
     a = run_tournament(field, 300, 9, tmp_path / "a", 1, progress=False, rules=rules,

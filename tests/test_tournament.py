@@ -293,7 +293,7 @@ def test_resume_of_another_tournament_is_refused_and_untouched(tmp_path):
     out = tmp_path / "t"
     run_tournament(["random", "easy"], 500, 1, out, 1, progress=False, chunk_deals=200)
     before = snapshot(out)
-    for args, words in [(["--deals", 600], ["another tournament", "deals"]),
+    for args, words in [(["--deals", 400], ["holds 500 deals", "never drops"]),
                         (["--seed", 2], ["another tournament", "seed"]),
                         (["easy", "random"], ["another tournament", "strategies"]),
                         (["--chunk", 100], ["another tournament", "chunk"])]:
@@ -301,6 +301,32 @@ def test_resume_of_another_tournament_is_refused_and_untouched(tmp_path):
     assert_one_line_error(invoke("tournament", "--resume", out, "--out", tmp_path / "x"),
                           "different folders")
     assert snapshot(out) == before
+
+
+def test_a_tournament_grown_by_resume_deals_equals_one_played_at_that_size(tmp_path):
+    out = tmp_path / "g"
+    run_tournament(["random", "easy", "normal"], 500, 3, out, 1, progress=False,
+                   chunk_deals=200)
+    before = snapshot(out / "games")
+    res = invoke("tournament", "--resume", out, "--deals", 1100, "--no-progress")
+    assert res.returncode == 0, res.stderr
+    run_tournament(["random", "easy", "normal"], 1100, 3, tmp_path / "s", 2, progress=False,
+                   chunk_deals=200)
+    assert results(out) == results(tmp_path / "s")
+    games = snapshot(out / "games")
+    assert {k: games[k] for k in before} == before      # the stored deals are untouched
+    m = Manifest.load(out)
+    assert m.config["deals"] == 1100 and m.config["grown_from"] == [500]
+    assert sorted({(c["deal_lo"], c["deal_hi"]) for c in m.chunks}) == \
+        [(0, 200), (200, 400), (400, 500), (500, 700), (700, 900), (900, 1100)]
+    assert len(m.provenance["resumed"]) == 1
+    again = run_tournament(resume=True, out=out, progress=False, report=False)
+    assert again.complete and again.deals_played == 0
+    # a grown tournament grows again
+    run_tournament(resume=True, out=out, deals=1200, progress=False)
+    assert Manifest.load(out).config["grown_from"] == [500, 1100]
+    assert TournamentConfig.from_dict(Manifest.load(out).config).chunk_ranges()[-1] == \
+        (1100, 1200)
 
 
 def test_resume_refuses_changed_strategy_versions(tmp_path):
