@@ -12,6 +12,8 @@ from pathlib import Path
 import click
 
 from .errors import EXIT_USAGE, ExitNow, UserError
+from .cli_options import (apply_engine_settings, check_output_file, engine_timeout_option,
+                          load_plugins, plugin_option, seed_option, threads_option)
 from .cli_rules import rules_options
 from .limits import (MAX_BENCH_DEALS, MAX_DEALS, MAX_INDEX, MAX_RECORD_DEALS, MAX_REPEAT,
                      MAX_SERIES_DEALS)
@@ -56,26 +58,6 @@ def _close_engines() -> None:
         external.close_all()
 
 
-def load_plugins(plugins) -> None:
-    from .registry import load_plugin
-
-    for p in plugins:
-        load_plugin(p)
-
-
-plugin_option = click.option(
-    "--plugin", "plugins", multiple=True, metavar="MODULE|FILE.py",
-    help="Import a module that registers strategies (repeatable).")
-seed_option = click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=1,
-                           show_default=True, help="Master seed.")
-threads_option = click.option("--threads", type=click.IntRange(1), default=None,
-                              help="Threads (default: all cores).")
-engine_timeout_option = click.option(
-    "--engine-timeout", type=click.FloatRange(0, min_open=True), default=None,
-    metavar="SECONDS", help="Time limit of an external engine's decision (strategy "
-                            "engine:PATH; docs/engine-protocol.md).  [default: 5]")
-
-
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="durak-sim")
 def main():
@@ -94,23 +76,6 @@ def strategies(plugins):
         kind = "numba" if s.compiled else "python"
         source = f"  [package {s.distribution}]" if s.distribution else ""
         click.echo(f"{s.name:<12} v{s.version}  {kind:<6}  {s.description}{source}")
-
-
-def check_output_file(path: Path, force: bool, option: str) -> None:
-    """``path`` may be written (atomically, later): its folder is writable, and it does not
-    exist unless ``force``. Nothing is created or changed here."""
-    import tempfile
-
-    if path.is_dir():
-        raise UserError(f"{option} {path} is a folder")
-    if path.exists() and not force:
-        raise UserError(f"{option} {path} exists: add --force to replace it")
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".durak-sim-", delete=True):
-            pass
-    except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _lineup(names, rules_spec, option="STRATEGY"):
@@ -225,13 +190,6 @@ def match(strategies, deals, seed, threads, swap, records, force, as_json, progr
     summary = run_match(a, b, deals=deals, seed=seed, threads=threads, swap=swap,
                         records=records, progress=progress, interruptible=True, rules=rules)
     _finish_summary(summary, as_json, records)
-
-
-def apply_engine_settings(timeout) -> None:
-    if timeout is not None:
-        from .external import configure
-
-        configure(timeout=timeout)
 
 
 def _finish_summary(result, as_json, records, what="deals", summary=None) -> None:
@@ -369,13 +327,10 @@ def _register_optional_commands() -> None:
 
     main.add_command(play_command)
     main.add_command(engine_example_command)
-    try:
-        from .cli_tournament import report_command, tournament_command
-    except ImportError:  # pragma: no cover - only the copy `python -m` imports a second time
-        pass
-    else:
-        main.add_command(tournament_command)
-        main.add_command(report_command)
+    from .cli_tournament import report_command, tournament_command
+
+    main.add_command(tournament_command)
+    main.add_command(report_command)
     try:
         from .cli_solve import solve_command
     except ImportError:  # pragma: no cover - the solver ships with the package

@@ -104,7 +104,7 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
 
     from rich.console import Console
 
-    from .cli import check_output_file, load_plugins
+    from .cli_options import check_output_file, load_plugins
     from .errors import StrategyFailure
     from .human import ATLASNYE, PlaySession, Quit, Screen
     from .play import prepare

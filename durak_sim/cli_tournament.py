@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from .cli import (apply_engine_settings, engine_timeout_option, load_plugins, plugin_option,
-                  threads_option)
+from .cli_options import (apply_engine_settings, engine_timeout_option, load_plugins,
+                          plugin_option, threads_option)
 from .cli_rules import make_rules, rules_options
 from .cluster import WORKER_WAIT, quiet_distributed_logging
 from .errors import EXIT_USAGE, ExitNow, UserError

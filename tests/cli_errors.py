@@ -19,3 +19,17 @@ def assert_one_line_error(proc, *words):
     assert err.startswith("durak-sim: error:"), err
     for w in words:
         assert w in err, err
+
+
+def invoke(*args):
+    """The CLI in-process (the console script's Group and its error handling, without a
+    new interpreter's start-up): ``returncode``, ``stdout`` and ``stderr`` like
+    ``subprocess.run``'s."""
+    from types import SimpleNamespace
+
+    from click.testing import CliRunner
+
+    from durak_sim.cli import main
+
+    res = CliRunner().invoke(main, [str(a) for a in args])
+    return SimpleNamespace(returncode=res.exit_code, stderr=res.stderr, stdout=res.stdout)

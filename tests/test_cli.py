@@ -4,12 +4,16 @@ import sys
 
 import pytest
 
-from cli_errors import assert_one_line_error
+from cli_errors import assert_one_line_error, invoke
 
 CLI = [sys.executable, "-m", "durak_sim.cli"]
 
 
 def run_cli(*args):
+    """The CLI in-process; in a new process where it loads a plugin (its registration must
+    not outlive the command)."""
+    if "--plugin" not in args:
+        return invoke(*args)
     return subprocess.run([*CLI, *args], capture_output=True, text=True)
 
 

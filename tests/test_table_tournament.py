@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli_errors import assert_one_line_error
+from cli_errors import assert_one_line_error, invoke
 from test_tournament import _as_at_a_terminal, _wait_for_chunks
 from durak_sim import runner
 from durak_sim.place_report import TABLE_FILES
@@ -37,17 +37,6 @@ register_strategy("easy2", easy, version=1, plays="all")
 def run_cli(*args, **kw):
     return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, **kw)
 
-
-def invoke(*args):
-    """The CLI in-process (the same Group error handling as the console script)."""
-    from types import SimpleNamespace
-
-    from click.testing import CliRunner
-
-    from durak_sim.cli import main
-
-    res = CliRunner().invoke(main, [str(a) for a in args])
-    return SimpleNamespace(returncode=res.exit_code, stderr=res.stderr, stdout=res.stdout)
 
 
 def files(folder: Path, games: bool = True) -> dict:

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from cli_errors import assert_one_line_error
+from cli_errors import assert_one_line_error, invoke
 from durak_sim.reference import replay
 
 CLI = [sys.executable, "-m", "durak_sim.cli"]
@@ -18,6 +18,10 @@ CLASSIC = ["--plugin", str(Path(__file__).parent / "plugins" / "classic_only.py"
 
 
 def run_cli(*args, cwd=None):
+    """The CLI in-process; in a new process where it loads a plugin or needs a working
+    folder (a plugin's registration must not outlive its command)."""
+    if cwd is None and "--plugin" not in args:
+        return invoke(*args)
     return subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=cwd)
 
 

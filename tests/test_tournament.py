@@ -9,13 +9,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
-from click.testing import CliRunner
 
 from durak_sim import tournament
-from durak_sim.cli import main
 from durak_sim.errors import UserError
 from durak_sim.play import play_games
 from durak_sim.report import TABLE_FILES
@@ -24,7 +21,7 @@ from durak_sim.counts import pentanomial_counts
 from durak_sim.sprt_match import run_sprt
 from durak_sim.tournament import TournamentConfig, make_config, run_tournament
 
-from cli_errors import assert_one_line_error
+from cli_errors import assert_one_line_error, invoke
 
 CLI = [sys.executable, "-m", "durak_sim.cli"]
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,11 +41,6 @@ def snapshot(folder: Path) -> dict:
 def results(folder: Path) -> dict:
     return {name: (folder / name).read_bytes() for name in RESULT_FILES}
 
-
-def invoke(*args):
-    """The CLI in-process (the same Group error handling as the console script)."""
-    res = CliRunner().invoke(main, [str(a) for a in args])
-    return SimpleNamespace(returncode=res.exit_code, stderr=res.stderr, stdout=res.stdout)
 
 
 # --------------------------------------------------------------------------------------

@@ -1,0 +1,55 @@
+"""The options and checks the ``durak-sim`` commands share (``cli``, ``cli_tournament``,
+``cli_play``): kept apart from the command group so that a command module imports them without
+importing the group that registers it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .errors import UserError
+from .limits import MAX_INDEX
+
+
+def load_plugins(plugins) -> None:
+    from .registry import load_plugin
+
+    for p in plugins:
+        load_plugin(p)
+
+
+plugin_option = click.option(
+    "--plugin", "plugins", multiple=True, metavar="MODULE|FILE.py",
+    help="Import a module that registers strategies (repeatable).")
+seed_option = click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=1,
+                           show_default=True, help="Master seed.")
+threads_option = click.option("--threads", type=click.IntRange(1), default=None,
+                              help="Threads (default: all cores).")
+engine_timeout_option = click.option(
+    "--engine-timeout", type=click.FloatRange(0, min_open=True), default=None,
+    metavar="SECONDS", help="Time limit of an external engine's decision (strategy "
+                            "engine:PATH; docs/engine-protocol.md).  [default: 5]")
+
+
+def check_output_file(path: Path, force: bool, option: str) -> None:
+    """``path`` may be written (atomically, later): its folder is writable, and it does not
+    exist unless ``force``. Nothing is created or changed here."""
+    import tempfile
+
+    if path.is_dir():
+        raise UserError(f"{option} {path} is a folder")
+    if path.exists() and not force:
+        raise UserError(f"{option} {path} exists: add --force to replace it")
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".durak-sim-", delete=True):
+            pass
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def apply_engine_settings(timeout) -> None:
+    if timeout is not None:
+        from .external import configure
+
+        configure(timeout=timeout)
