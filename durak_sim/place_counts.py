@@ -34,6 +34,11 @@ BOOT_STREAM = 0x5EED_B007_5EED_B007
 #: deals per matrix product at most (the weights of a block: 1000 x 2048 float32, 8 MB)
 BLOCK = 2048
 
+#: the per-deal sums of squares ``clus`` keeps per line-up and strategy
+#: (:mod:`durak_sim.clustered`): ``m`` seat-games, ``x`` lost, first out, drawn, place
+CLUSTER_COLUMNS = ("mm", "lost_xx", "lost_xm", "first_xx", "first_xm", "drawn_xx",
+                   "drawn_xm", "place_xx", "place_xm")
+
 #: weights of the Poisson table at most (a partial sum of a block's products stays exact
 #: in float32 below 2**24)
 MAX_WEIGHT = 12
@@ -129,7 +134,13 @@ class PlaceTally:
     strategy, ``set_n`` choices made from each multiset of ``sets``. Bootstrap
     (``BOOTSTRAP`` resamples): ``boot_pl`` (B, K + len(sets)) the same, resampled;
     ``bucket_place`` (P, K, 2) place sums and seat-games per stretch of deals before each
-    of ``marks`` (the checkpoints), ``boot_place`` (P, B, 2K) the same, resampled."""
+    of ``marks`` (the checkpoints), ``boot_place`` (P, B, 2K) the same, resampled.
+
+    Clustered rates (:mod:`durak_sim.clustered`): ``clus`` (L, K, 9) per line-up and
+    strategy the per-deal sums of squares of ``CLUSTER_COLUMNS``; ``boot_rates`` (B, 4K)
+    the games lost, first out, drawn and the seat-games of each strategy, resampled;
+    ``boot_pos`` (B, 4N + 1) the games lost and first out per seat, then per position after
+    the first attacker, and the games, resampled."""
 
     names: list
     players: int
@@ -170,6 +181,9 @@ class PlaceTally:
         self.boot_h2h = z((BOOTSTRAP, 3 * len(self.h2h)))
         self.seat_pairs = [(s, t) for s in range(n) for t in range(s + 1, n)
                            if not (self.teams and (t - s) % 2 == 0)]
+        self.clus = z((n_l, k, len(CLUSTER_COLUMNS)))
+        self.boot_rates = z((BOOTSTRAP, 4 * k))
+        self.boot_pos = z((BOOTSTRAP, 4 * n + 1))
 
     @classmethod
     def of(cls, config) -> "PlaceTally":
@@ -217,7 +231,27 @@ class PlaceTally:
         self.bouts = _add_hist(self.bouts, li, np.asarray(cols["bouts"]))
         decisive = np.asarray(cols["outcome"]) != 1
         self.cards = _add_hist(self.cards, li, np.asarray(cols["cards_left"])[decisive])
-        self._add_choices_and_bootstrap(li, np.asarray(deals), seating, who, places)
+        deals = np.asarray(deals)
+        di = deals - (int(deals[0]) if len(deals) else 0)             # deal of each game
+        n_d = int(di[-1]) + 1 if len(di) else 0
+        rates = self._add_clusters(li, di, n_d, who, lost, first, in_draw, places)
+        pos = np.hstack([np.bincount(np.repeat(di, n) * n + p.ravel(), weights=x.ravel(),
+                                     minlength=n_d * n).reshape(n_d, n)
+                         for p in (np.broadcast_to(np.arange(n), (g, n)), rel)
+                         for x in (lost, first)] + [np.bincount(di, minlength=n_d)[:, None]])
+        self._add_choices_and_bootstrap(li, deals, seating, who, places,
+                                        np.hstack([rates, pos]))
+
+    def _add_clusters(self, li: int, di: np.ndarray, n_d: int, who: np.ndarray, *values
+                      ) -> np.ndarray:
+        """Add the per-deal sums of squares of line-up ``li`` (``clus``); return the
+        per-deal sums of the first three ``values`` (lost, first out, drawn: seat-game
+        arrays like ``who``) and the seat-games, ``(n_d, 4 K)``, for the bootstrap."""
+        from .clustered import per_deal_squares
+
+        squares, (m, *sums) = per_deal_squares(di, n_d, who, len(self.names), *values)
+        self.clus[li] += squares
+        return np.hstack([*sums[:3], m])
 
     def _choice_codes(self, li: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For line-up ``li``: ``local``, each position's strategy among the line-up's
@@ -245,7 +279,8 @@ class PlaceTally:
         return self._codes_cache[li]
 
     def _add_choices_and_bootstrap(self, li: int, deals: np.ndarray, seating: np.ndarray,
-                                   who: np.ndarray, places: np.ndarray) -> None:
+                                   who: np.ndarray, places: np.ndarray,
+                                   extra: np.ndarray) -> None:
         n, k = self.players, len(self.names)
         first_deal = int(deals[0]) if len(deals) else 0
         di = deals - first_deal                        # deal of each game, from 0
@@ -280,9 +315,11 @@ class PlaceTally:
         h2h_d, h2h_cols = self._head_to_head(li, di, n_d, who, places)
         # the bootstrap: every resample's sums, (resamples, deals) @ (deals, columns), in
         # float32: exact while a partial sum stays below 2**24
-        d_all = np.hstack([win_d, set_d, place_d, h2h_d]).astype(np.float32)
+        d_all = np.hstack([win_d, set_d, place_d, h2h_d, extra]).astype(np.float32)
         c_pl = k + len(glob)
         c_h2h = c_pl + 2 * k
+        c_extra = c_h2h + h2h_d.shape[1]
+        c_pos = c_extra + self.boot_rates.shape[1]
         big = max(1.0, float(np.abs(d_all).max(initial=0.0)))
         block = int(max(1, min(BLOCK, (1 << 24) // (MAX_WEIGHT * big))))
         for lo in range(0, n_d, block):
@@ -294,7 +331,9 @@ class PlaceTally:
                 prod = w[:, s:e] @ d_all[lo + s:lo + e]
                 self.boot_pl[:, :k] += prod[:, :k]
                 self.boot_pl[:, k + glob] += prod[:, k:c_pl]
-                self.boot_h2h[:, h2h_cols] += prod[:, c_h2h:]
+                self.boot_h2h[:, h2h_cols] += prod[:, c_h2h:c_extra]
+                self.boot_rates += prod[:, c_extra:c_pos]
+                self.boot_pos += prod[:, c_pos:]
                 if b[s] < len(self.marks):
                     self.boot_place[b[s]] += prod[:, c_pl:c_h2h]
 
@@ -331,7 +370,7 @@ class PlaceTally:
         """Add ``other`` (a tally of the same tournament) to this one."""
         for f in ("games", "deals", "place_hist", "lost", "drawn", "first", "seat", "rel",
                   "team", "wins", "set_n", "boot_pl", "bucket_place", "boot_place", "h2h",
-                  "boot_h2h"):
+                  "boot_h2h", "clus", "boot_rates", "boot_pos"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
         for f in ("bouts", "cards"):
             a, b = getattr(self, f), getattr(other, f)

@@ -11,7 +11,8 @@ every table and figure comes from that tally (:mod:`durak_sim.place_stats`,
 ``ratings.csv``         Plackett-Luce ratings from the places (Elo scale, field mean 0,
                         a weak prior), deal-bootstrap 95% intervals
 ``strategies.csv``      per strategy: first-out, Durak and draw rates with Wilson 95%
-                        intervals, mean place with a deal-bootstrap interval, places
+                        intervals at the deals' effective sample size, mean place with a
+                        deal-bootstrap interval, places
 ``head_to_head.csv``    every two strategies that met: games ahead, score, places and
                         rating apart, paired deal-bootstrap 95% intervals
 ``lineups.csv``         the same per line-up and strategy
@@ -194,10 +195,12 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
     doc.h(2, "Strategies")
     doc.p(f"All seat-games of each strategy (one a game, two where it sits twice). First "
           f"out: the first to leave (not in a draw); Durak: lost (with teams: its team "
-          f"lost); draw: among the seats of a drawn deal. Wilson 95% intervals, each "
-          f"seat-game a trial (the games of one deal share its cards: these intervals are "
-          f"somewhat narrow); mean place (1 first out, {n} the Durak) with a deal-bootstrap "
-          f"95% interval.")
+          f"lost); draw: among the seats of a drawn deal. Wilson 95% intervals at the "
+          f"effective sample size of the deals: the games of one deal share its cards, so "
+          f"the deal, not the seat-game, is the independent unit (the rate's variance over "
+          f"deals; seat rotations make it smaller than independent games would for a "
+          f"strong strategy, larger for a weak one); mean place (1 first out, {n} the "
+          f"Durak) with a deal-bootstrap 95% interval.")
     places = "/".join(str(p) for p in range(1, n + 1))
     doc.table(["strategy", "version", "seat-games", "first out % [95% CI]",
                "Durak % [95% CI]", "draw % [95% CI]", "mean place [95% CI]",
@@ -235,7 +238,7 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
     if len(cfg.lineups()) > 1:
         doc.h(2, "Line-ups")
         more = len(lu) - DOC_LINEUP_ROWS
-        doc.p("Each strategy in each line-up (Wilson 95% intervals)" + (
+        doc.p("Each strategy in each line-up (Wilson 95% intervals, the deals as clusters)" + (
             f"; the first {DOC_LINEUP_ROWS} rows, all {len(lu):,} in `lineups.csv`."
             if more > 0 else "."))
         doc.table(["line-up", "strategy", "deals", "seat-games", "mean place",
@@ -248,7 +251,7 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
     doc.h(2, "Seats and the first attacker")
     doc.p(f"Durak and first-out rates by seat, and by position after the first attacker "
           f"((seat - first attacker) mod {n}: 0 is the first attacker, 1 its defender), "
-          f"Wilson 95% intervals; without an advantage each rate is 1/{n} "
+          f"Wilson 95% intervals with the deals as clusters; without an advantage each rate is 1/{n} "
           f"({100 / n:.2f}%) less the draws.")
     heads = ["games", "Durak % [95% CI]", "first out % [95% CI]", "mean place"]
     doc.table(["seat", *heads], _positions_rows(t["seats"], "seat"))
@@ -260,7 +263,7 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
     if "teams" in t:
         doc.h(2, "Teams")
         doc.p("Per partnership (its strategies) and its opponents: the team's games, wins, "
-              "losses and draws, Wilson 95% intervals.")
+              "losses and draws, Wilson 95% intervals (each game a trial).")
         doc.table(["team", "opponents", "team-games", "won", "lost % [95% CI]",
                    "draws % [95% CI]"],
                   [[x.team, x.opponents, f"{x.games:,}", f"{x.won:,}",

@@ -217,10 +217,14 @@ def head_to_head(tally, order: Sequence[str], fits: dict | None = None,
 # --------------------------------------------------------------------------------------
 # Places, seats, teams
 # --------------------------------------------------------------------------------------
-def _rate(out: dict, name: str, hits, n, conf: float = 0.95) -> None:
-    """Columns ``name``, ``name_rate``, ``name_lo``, ``name_hi`` (Wilson)."""
+def _rate(out: dict, name: str, hits, n, var=None, conf: float = 0.95) -> None:
+    """Columns ``name``, ``name_rate``, ``name_lo``, ``name_hi``: Wilson, at the effective
+    sample size of the rate's variance ``var`` when given (:mod:`durak_sim.clustered`)."""
+    from .clustered import wilson_design
+
     hits, n = np.asarray(hits), np.asarray(n)
-    lo, hi = wilson_interval(hits, n, conf)
+    lo, hi = wilson_interval(hits, n, conf) if var is None else \
+        wilson_design(hits, n, var, conf)
     with np.errstate(invalid="ignore", divide="ignore"):
         out.update({name: hits, f"{name}_rate": hits / n, f"{name}_lo": np.atleast_1d(lo),
                     f"{name}_hi": np.atleast_1d(hi)})
@@ -265,27 +269,78 @@ def _quantiles(x: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
+def _boot_var(hits: np.ndarray, games: np.ndarray) -> np.ndarray:
+    """Per column the deal-bootstrap variance of ``hits / games`` (resamples in rows)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where(games > 0, hits / games, np.nan)
+        ok = np.isfinite(r)
+        count = ok.sum(axis=0)
+        mean = np.where(ok, r, 0.0).sum(axis=0) / count
+        var = np.where(ok, (r - mean) ** 2, 0.0).sum(axis=0) / count
+    return np.where(count >= 2, var, np.nan)
+
+
+def _rate_variances(tally) -> np.ndarray:
+    """(K, 3): the variance of each strategy's Durak, first-out and draw rates, with the
+    deals as clusters (:mod:`durak_sim.clustered`): from its line-up's sums of squares
+    when it played in one line-up, else (its line-ups share deals) from the deal
+    bootstrap."""
+    k = len(tally.names)
+    b = tally.boot_rates
+    var = np.stack([_boot_var(b[:, j * k:(j + 1) * k], b[:, 3 * k:]) for j in range(3)],
+                   axis=1)
+    for x in range(k):
+        used = np.flatnonzero(tally.place_hist[:, x].sum(axis=1))
+        if len(used) == 1:
+            li = used[0]
+            var[x] = _lineup_variances(tally, np.array([li]), np.array([x]))[0]
+    return var
+
+
+def _lineup_variances(tally, li: np.ndarray, xi: np.ndarray) -> np.ndarray:
+    """(rows, 3): the clustered variance of the Durak, first-out and draw rates of strategy
+    ``xi`` in line-up ``li`` (its deals independent)."""
+    from .clustered import ratio_variance
+
+    c = tally.clus[li, xi]                                          # (rows, 9)
+    g = tally.place_hist[li, xi].sum(axis=1)
+    deals = tally.deals[li]
+    return np.stack([ratio_variance(hits[li, xi], g, c[:, 1 + 2 * j], c[:, 2 + 2 * j],
+                                    c[:, 0], deals)
+                     for j, hits in enumerate((tally.lost, tally.first, tally.drawn))], axis=1)
+
+
 def strategy_table(tally, conf: float = 0.95) -> pd.DataFrame:
     """Per strategy that played: seat-games, first-out, Durak and draw counts and rates
-    with Wilson intervals (each seat-game a trial), the mean place with its deal-bootstrap
-    interval, and the games in each place (``place1`` ..)."""
+    with Wilson intervals at the deals' effective sample size (:mod:`durak_sim.clustered`),
+    the mean place with its deal-bootstrap interval, and the games in each place
+    (``place1`` ..)."""
+    from .clustered import wilson_design
     from .table_match import place_table
 
     t = place_table(place_counts_of(tally))
     if "score" in t.columns:
         t = t.drop(columns="score")
+    rows = [tally.names.index(x) for x in t["strategy"]]
+    var = _rate_variances(tally)[rows]
+    for j, name in enumerate(("durak", "first", "draw")):
+        lo, hi = wilson_design(t[name].to_numpy(), t["games"].to_numpy(), var[:, j], conf)
+        t[f"{name}_lo"], t[f"{name}_hi"] = np.atleast_1d(lo), np.atleast_1d(hi)
     mp = mean_place(tally, conf).set_index("strategy").loc[list(t["strategy"])]
     for c in ("mean_place", "mean_place_lo", "mean_place_hi"):
         t[c] = mp[c].to_numpy()
     return t
 
 
-def _positions_table(counts: np.ndarray, label: str) -> pd.DataFrame:
-    """Rows per seat (or position): games, Durak and first-out rates with Wilson intervals,
-    mean place; ``counts`` (N, 4) games, lost, first out, place sum."""
-    out = {label: np.arange(len(counts)), "games": counts[:, 0]}
-    _rate(out, "durak", counts[:, 1], counts[:, 0])
-    _rate(out, "first", counts[:, 2], counts[:, 0])
+def _positions_table(counts: np.ndarray, label: str, boot: np.ndarray) -> pd.DataFrame:
+    """Rows per seat (or position): games, Durak and first-out rates with Wilson intervals
+    at the deals' effective sample size, mean place; ``counts`` (N, 4) games, lost, first
+    out, place sum; ``boot`` (B, 2N + 1) the resampled games lost, first out, and games."""
+    n = len(counts)
+    out = {label: np.arange(n), "games": counts[:, 0]}
+    games = boot[:, -1:]
+    _rate(out, "durak", counts[:, 1], counts[:, 0], _boot_var(boot[:, :n], games))
+    _rate(out, "first", counts[:, 2], counts[:, 0], _boot_var(boot[:, n:2 * n], games))
     with np.errstate(invalid="ignore", divide="ignore"):
         out["mean_place"] = counts[:, 3] / counts[:, 0]
     return pd.DataFrame(out)
@@ -293,13 +348,15 @@ def _positions_table(counts: np.ndarray, label: str) -> pd.DataFrame:
 
 def seat_table(tally) -> pd.DataFrame:
     """Durak, first-out rate and mean place by seat."""
-    return _positions_table(tally.seat, "seat")
+    n = tally.players
+    return _positions_table(tally.seat, "seat", tally.boot_pos[:, np.r_[0:2 * n, 4 * n]])
 
 
 def first_attacker_table(tally) -> pd.DataFrame:
     """The same by position after the first attacker: ``(seat - first attacker) mod N``
     (0: the first attacker, 1: its defender, ...)."""
-    return _positions_table(tally.rel, "position")
+    n = tally.players
+    return _positions_table(tally.rel, "position", tally.boot_pos[:, 2 * n:])
 
 
 def lineup_label(key: Sequence[str]) -> str:
@@ -308,7 +365,8 @@ def lineup_label(key: Sequence[str]) -> str:
 
 def lineup_table(tally, order: Sequence[str]) -> pd.DataFrame:
     """Per line-up and each strategy in it (``order``): deals, seat-games, mean place,
-    Durak, first-out and draw rates with Wilson intervals."""
+    Durak, first-out and draw rates with Wilson intervals at the deals' effective sample
+    size (the line-up's deals independent: :mod:`durak_sim.clustered`)."""
     idx = {x: i for i, x in enumerate(tally.names)}
     rows = [(li, idx[x]) for li, key in enumerate(tally.lineups) if tally.games[li]
             for x in order if x in key]
@@ -319,8 +377,10 @@ def lineup_table(tally, order: Sequence[str]) -> pd.DataFrame:
            "strategy": pd.Series([tally.names[i] for i in xi], dtype=object),
            "deals": tally.deals[li], "games": g,
            "mean_place": h @ np.arange(1, tally.players + 1) / g}
-    for name, hits in (("durak", tally.lost), ("first", tally.first), ("draw", tally.drawn)):
-        _rate(out, name, hits[li, xi], g)
+    var = _lineup_variances(tally, li, xi)
+    for j, (name, hits) in enumerate((("durak", tally.lost), ("first", tally.first),
+                                      ("draw", tally.drawn))):
+        _rate(out, name, hits[li, xi], g, var[:, j])
     return pd.DataFrame(out)
 
 

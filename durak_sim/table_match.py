@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .clustered import per_deal_squares
 from .errors import UserError
 from .formatting import num, pct_ci
 from .rules import Rules
@@ -39,9 +40,17 @@ class PlaceCounts:
     team_draws: int = 0
     deals: int = 0
     score: np.ndarray | None = None   # series score per strategy (R9.2): +1 first out, -1 Durak
+    #: the games' clusters (deals; series of a series match): how many, and the per-deal
+    #: sums of squares per strategy (K, 9: ``place_counts.CLUSTER_COLUMNS``) and per seat
+    #: (N, 5: games, lost, first out) of :mod:`durak_sim.clustered`; None: not counted
+    clusters: int = 0
+    clus: np.ndarray | None = None
+    seat_clus: np.ndarray | None = None
 
     def merge(self, other: "PlaceCounts") -> "PlaceCounts":
-        add = (lambda a, b: a + b)
+        def add(a, b):
+            return None if a is None or b is None else a + b
+
         return PlaceCounts(self.names, self.players, add(self.games, other.games),
                            add(self.places, other.places), add(self.durak, other.durak),
                            add(self.draws, other.draws), add(self.first, other.first),
@@ -50,7 +59,8 @@ class PlaceCounts:
                            add(self.seat_first, other.seat_first),
                            add(self.team_lost, other.team_lost),
                            self.team_draws + other.team_draws, self.deals + other.deals,
-                           add(self.score, other.score))
+                           add(self.score, other.score), self.clusters + other.clusters,
+                           add(self.clus, other.clus), add(self.seat_clus, other.seat_clus))
 
 
 def count_places(batch, names: list) -> PlaceCounts:
@@ -78,19 +88,27 @@ def count_places(batch, names: list) -> PlaceCounts:
     place_counts = np.zeros((k, n), np.int64)
     np.add.at(place_counts, (flat, np.clip(places.ravel() - 1, 0, n - 1)), 1)
     team_lost = np.bincount(r[:, E.R_DURAK_TEAM][r[:, E.R_DURAK_TEAM] >= 0], minlength=2)
+    # the clusters: a deal's games (every seating), a series' deals
+    di = np.unique(np.asarray(batch.deals), return_inverse=True)[1].ravel()
+    n_d = int(di.max()) + 1 if len(di) else 0
+    clus, _ = per_deal_squares(di, n_d, who, k, lost, first, in_draw, places)
+    seat_clus, _ = per_deal_squares(di, n_d, np.broadcast_to(seat, who.shape), n, lost, first)
     return PlaceCounts(
         names, n, np.bincount(flat, minlength=k).astype(np.int64), place_counts, by(lost),
         by(in_draw), by(first), np.full(n, len(batch), np.int64), lost.sum(axis=0).astype(np.int64),
         first.sum(axis=0).astype(np.int64), team_lost[:2].astype(np.int64),
         int((draw & batch.rules.teams).sum()), len(batch),
-        by(first.astype(np.int64) - lost.astype(np.int64)))
+        by(first.astype(np.int64) - lost.astype(np.int64)), n_d, clus, seat_clus)
 
 
 def place_table(c: PlaceCounts):
     """Per strategy: seat-games, first-out, Durak and draw rates with Wilson 95% intervals,
-    the mean place with a normal 95% interval, and the place counts."""
+    the mean place with a normal 95% interval, and the place counts. With the clusters
+    counted (``c.clus``) the intervals take the games of a deal as one cluster
+    (:mod:`durak_sim.clustered`), else each seat-game as a trial."""
     import pandas as pd
 
+    from .clustered import normal_interval, ratio_variance, wilson_design
     from .stats import wilson_interval
 
     rows = []
@@ -99,24 +117,46 @@ def place_table(c: PlaceCounts):
         if g == 0:
             continue
         row = {"strategy": name, "games": g}
-        for key, k in (("first", int(c.first[i])), ("durak", int(c.durak[i])),
-                       ("draw", int(c.draws[i]))):
-            lo, hi = wilson_interval(k, g)
+        for j, key, k in ((1, "first", int(c.first[i])), (0, "durak", int(c.durak[i])),
+                          (2, "draw", int(c.draws[i]))):      # (j: the clus columns' order)
+            if c.clus is None:
+                lo, hi = wilson_interval(k, g)
+            else:
+                q = c.clus[i]
+                lo, hi = wilson_design(k, g, ratio_variance(k, g, q[1 + 2 * j], q[2 + 2 * j],
+                                                            q[0], c.clusters))
             row.update({key: k, f"{key}_rate": k / g, f"{key}_lo": float(lo),
                         f"{key}_hi": float(hi)})
         p = np.arange(1, c.players + 1)
         w = c.places[i] / g
         mean = float((p * w).sum())
-        sd = float(np.sqrt(max(((p - mean) ** 2 * w).sum(), 0.0)))
-        half = 1.96 * sd / np.sqrt(g)
-        row.update({"mean_place": mean, "mean_place_lo": mean - half,
-                    "mean_place_hi": mean + half})
+        if c.clus is None:
+            sd = float(np.sqrt(max(((p - mean) ** 2 * w).sum(), 0.0)))
+            var = sd * sd / g
+        else:
+            q = c.clus[i]
+            var = ratio_variance(mean * g, g, q[7], q[8], q[0], c.clusters)
+        lo, hi = normal_interval(mean, var)
+        row.update({"mean_place": mean, "mean_place_lo": float(lo),
+                    "mean_place_hi": float(hi)})
         for j in range(c.players):
             row[f"place{j + 1}"] = int(c.places[i, j])
         if c.score is not None:
             row["score"] = int(c.score[i])
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def seat_interval(c: PlaceCounts, s: int):
+    """The 95% interval of seat ``s``'s Durak rate (the deals as clusters when counted)."""
+    from .clustered import ratio_variance, wilson_design
+    from .stats import wilson_interval
+
+    k, g = int(c.seat_durak[s]), int(c.seat_games[s])
+    if c.seat_clus is None:
+        return wilson_interval(k, g)
+    q = c.seat_clus[s]
+    return wilson_design(k, g, ratio_variance(k, g, q[1], q[2], q[0], c.clusters))
 
 
 @dataclass
@@ -197,7 +237,7 @@ class TableSummary:
         console.print(t)
         seats = []
         for s in range(c.players):
-            lo, hi = wilson_interval(int(c.seat_durak[s]), int(c.seat_games[s]))
+            lo, hi = seat_interval(c, s)
             seats.append(f"seat {s} {pct_ci(c.seat_durak[s] / max(c.seat_games[s], 1), lo, hi)}")
         console.print("Durak by seat: " + "; ".join(seats))
         if self.rules.teams:

@@ -14,7 +14,7 @@ from durak_sim.place_counts import (BOOT_STREAM, BOOTSTRAP, PlaceTally, _TABLE,
                                     poisson_weights)
 from durak_sim.rules import Rules
 from durak_sim.seeding import Stream, stream_start
-from durak_sim.stats import ELO_PER_NAT, elo_from_score
+from durak_sim.stats import ELO_PER_NAT, elo_from_score, wilson_interval
 from durak_sim.tournament_config import make_config
 
 
@@ -198,7 +198,7 @@ def test_tallies_of_parts_merge_to_the_tally_of_the_whole():
     merged = a.merge(b)
     for f in ("games", "place_hist", "lost", "drawn", "first", "seat", "rel", "wins",
               "set_n", "boot_pl", "bucket_place", "boot_place", "bouts", "cards", "h2h",
-              "boot_h2h"):
+              "boot_h2h", "clus", "boot_rates", "boot_pos"):
         np.testing.assert_array_equal(getattr(merged, f), getattr(whole, f), err_msg=f)
 
 
@@ -207,8 +207,15 @@ def test_tables_of_a_hand_made_chunk():
     s = ps.strategy_table(t).set_index("strategy")
     assert s.loc["easy", "mean_place"] == pytest.approx(20 / 12)
     assert s.loc["random", "games"] == 6 and s.loc["random", "first"] == 1
-    lo, hi = scipy.stats.binomtest(4, 12).proportion_ci(method="wilson")
+    # easy went out first 3 times of 6 seat-games in deal 0, once of 6 in deal 1: the
+    # rate 1/3 with the deals independent has the variance 2 / 1 * ((3 - 2)**2 +
+    # (1 - 2)**2) / 12**2 = 1/36, that of 8 independent games (r (1 - r) / 8), so its
+    # interval is Wilson's for 8/3 of 8
+    lo, hi = wilson_interval(8 / 3, 8)
     assert (s.loc["easy", "first_lo"], s.loc["easy", "first_hi"]) == pytest.approx((lo, hi))
+    lineups = ps.lineup_table(t, ["easy", "random"]).set_index("strategy")
+    assert (lineups.loc["easy", "first_lo"], lineups.loc["easy", "first_hi"]) == \
+        pytest.approx((lo, hi))
     seats = ps.seat_table(t)
     assert seats["mean_place"].tolist() == pytest.approx([10 / 6, 11 / 6, 11 / 6])
     conv = ps.convergence(t, ["easy", "random"])

@@ -1,0 +1,103 @@
+"""Intervals for rates and means counted over games that come in clusters: every seating of
+a deal shares its cards, so the games of one deal are not independent trials, and a deal,
+not a game, is the unit that repeats.
+
+A rate ``r = X / M`` (Durak games over seat-games, say) is a ratio of per-deal sums
+``x_d`` and ``m_d``. Its variance with the deals independent is the ratio estimator's
+(Cochran, *Sampling Techniques*, 3rd ed., 1977, section 6.3; the cluster-robust variance
+of a mean with its usual ``D / (D - 1)`` correction)::
+
+    var(r) = D / (D - 1) * sum_d (x_d - r m_d)**2 / M**2
+
+which needs only the streamable sums ``sum x_d**2``, ``sum x_d m_d`` and ``sum m_d**2``
+(:func:`cluster_sums`). Where the deals are shared with other line-ups (a tournament's
+strategy across its line-ups) the deal bootstrap's variance stands in for it.
+
+A rate's interval is then Wilson's score interval at the *effective sample size*
+``n_eff = r (1 - r) / var(r)``: the number of independent trials that would give the rate
+that variance (the design effect ``deff = M / n_eff``; the Wilson interval for clustered
+surveys, Kish 1965, and e.g. Dean & Pagano 2015, *Evaluating confidence interval methods for
+binomial proportions in clustered surveys*). Seat rotations make the design effect of a
+strong level smaller than 1 (its seats' luck cancels within a deal) and of a weak one larger
+than 1, so an interval that treats seat-games as independent is too wide for the one and too
+narrow for the other. With no hit, every hit, or fewer than two deals the variance says
+nothing and ``n_eff = M`` (the plain Wilson interval).
+
+>>> s = cluster_sums(np.array([0, 0, 1, 1, 2, 2]), np.array([1, 1, 0, 0, 1, 0]), 3)
+>>> s.tolist()                     # deals 0, 1, 2: x = 2, 0, 1 of m = 2 each
+[12.0, 5.0, 6.0, 3.0]
+>>> var = ratio_variance(3, 6, s[1], s[2], s[0], s[3])
+>>> round(var, 6), round(0.25 / 6, 6)    # twice the variance of six independent games
+(0.083333, 0.041667)
+>>> [round(b, 4) for b in wilson_design(3, 6, var)] == \\
+...     [round(b, 4) for b in wilson_interval(1.5, 3)]
+True
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .stats import wilson_interval
+
+
+def cluster_sums(deal: np.ndarray, x: np.ndarray, n_deals: int) -> np.ndarray:
+    """``[sum m_d**2, sum x_d**2, sum x_d m_d, D]`` of the games whose deal indices
+    ``deal`` run over ``0 .. n_deals - 1`` (``x``: each game's value, ``m_d`` the deal's
+    games); ``D`` the deals with a game."""
+    m = np.bincount(deal, minlength=n_deals).astype(float)
+    xs = np.bincount(deal, weights=np.asarray(x, float), minlength=n_deals)
+    return np.array([m @ m, xs @ xs, xs @ m, float((m > 0).sum())])
+
+
+def per_deal_squares(di: np.ndarray, n_d: int, who: np.ndarray, k: int, *values
+                     ) -> tuple[np.ndarray, list]:
+    """Games in clusters by groups: ``who`` (games, seats) each seat-game's group (0 ..
+    ``k - 1``: a strategy, a seat), ``di`` each game's deal (0 .. ``n_d - 1``), ``values``
+    arrays like ``who``. Returns per group ``[sum m_d**2, then sum x_d**2, sum x_d m_d of
+    each value]`` (k, 1 + 2 len(values)), and the per-deal sums ``[m, x, ...]`` (n_d, k)."""
+    deal_seat = np.repeat(di, who.shape[1]) * k + who.ravel()
+    m = np.bincount(deal_seat, minlength=n_d * k).reshape(n_d, k).astype(float)
+    sums = [np.bincount(deal_seat, weights=np.asarray(v, float).ravel(),
+                        minlength=n_d * k).reshape(n_d, k) for v in values]
+    cols = [(m * m).sum(axis=0)]
+    for x in sums:
+        cols += [(x * x).sum(axis=0), (x * m).sum(axis=0)]
+    return np.stack(cols, axis=1), [m, *sums]
+
+
+def ratio_variance(total, n, sxx, sxm, smm, deals):
+    """The variance of ``total / n`` with the deals independent (module docstring), from
+    the sums of :func:`cluster_sums`; NaN with fewer than two deals. Vectorised."""
+    total, n, deals = (np.asarray(v, float) for v in (total, n, deals))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = total / n
+        var = deals / (deals - 1) * (sxx - 2 * r * sxm + r * r * smm) / (n * n)
+    var = np.where(deals >= 2, np.maximum(var, 0.0), np.nan)
+    return float(var) if var.ndim == 0 else var
+
+
+def wilson_design(hits, n, var, conf: float = 0.95):
+    """Wilson's interval for ``hits / n`` at the effective sample size of ``var`` (the
+    rate's variance; module docstring): ``n`` itself where ``var`` is not finite or not
+    positive, or the rate is 0 or 1. Vectorised like :func:`durak_sim.stats.wilson_interval`."""
+    hits, n, var = (np.asarray(v, float) for v in (hits, n, var))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = hits / n
+        binom = r * (1 - r)
+        usable = np.isfinite(var) & (var > 0) & (binom > 0)
+        n_eff = np.where(usable, binom / np.where(usable, var, 1.0), n)
+        k_eff = np.where(usable, r * n_eff, hits)
+    return wilson_interval(k_eff, n_eff, conf)
+
+
+def normal_interval(mean, var, conf: float = 0.95):
+    """``mean -+ z sqrt(var)`` (NaN where ``var`` is NaN). Vectorised."""
+    import scipy.special
+
+    z = scipy.special.ndtri(0.5 + 0.5 * conf)
+    half = z * np.sqrt(np.asarray(var, float))
+    return np.asarray(mean, float) - half, np.asarray(mean, float) + half
+
+
+__all__ = ["cluster_sums", "normal_interval", "per_deal_squares", "ratio_variance",
+           "wilson_design"]
