@@ -46,6 +46,10 @@ class PlaceCounts:
     clusters: int = 0
     clus: np.ndarray | None = None
     seat_clus: np.ndarray | None = None
+    #: head to head per two strategies ``x < y`` (row ``x * K + y``, (K * K, 7)): twice
+    #: ``x``'s score (ahead 2, tied 1), meetings, places ahead, then the per-deal sums of
+    #: squares ``[m m, s s, s m, p p, p m]`` of score and places (:mod:`durak_sim.clustered`)
+    h2h: np.ndarray | None = None
 
     def merge(self, other: "PlaceCounts") -> "PlaceCounts":
         def add(a, b):
@@ -60,7 +64,8 @@ class PlaceCounts:
                            add(self.team_lost, other.team_lost),
                            self.team_draws + other.team_draws, self.deals + other.deals,
                            add(self.score, other.score), self.clusters + other.clusters,
-                           add(self.clus, other.clus), add(self.seat_clus, other.seat_clus))
+                           add(self.clus, other.clus), add(self.seat_clus, other.seat_clus),
+                           add(self.h2h, other.h2h))
 
 
 def count_places(batch, names: list) -> PlaceCounts:
@@ -98,7 +103,81 @@ def count_places(batch, names: list) -> PlaceCounts:
         by(in_draw), by(first), np.full(n, len(batch), np.int64), lost.sum(axis=0).astype(np.int64),
         first.sum(axis=0).astype(np.int64), team_lost[:2].astype(np.int64),
         int((draw & batch.rules.teams).sum()), len(batch),
-        by(first.astype(np.int64) - lost.astype(np.int64)), n_d, clus, seat_clus)
+        by(first.astype(np.int64) - lost.astype(np.int64)), n_d, clus, seat_clus,
+        _head_to_head(di, n_d, who, places, k, batch.rules.teams))
+
+
+def _head_to_head(di, n_d: int, who, places, k: int, teams: bool) -> np.ndarray:
+    """The (K * K, 8) head-to-head counts of a batch (``PlaceCounts.h2h``): every two
+    seats of a game that hold different strategies (with teams, opponents only)."""
+    from .clustered import per_deal_squares
+
+    n = who.shape[1]
+    out = np.zeros((k * k, 8))
+    parts = []
+    for s, t in [(s, t) for s in range(n) for t in range(s + 1, n)
+                 if not (teams and (t - s) % 2 == 0)]:
+        g = np.flatnonzero(who[:, s] != who[:, t])
+        low = who[g, s] < who[g, t]
+        p_lo = np.where(low, places[g, s], places[g, t])
+        p_hi = np.where(low, places[g, t], places[g, s])
+        parts.append((np.minimum(who[g, s], who[g, t]) * k + np.maximum(who[g, s], who[g, t]),
+                      di[g], (p_lo < p_hi) + 0.5 * (p_lo == p_hi), p_hi - p_lo))
+    if not parts:
+        return out
+    row, deal, score, ahead = (np.concatenate([p[j] for p in parts]) for j in range(4))
+    out[:, 0] = 2 * np.bincount(row, weights=score, minlength=k * k)
+    out[:, 1] = np.bincount(row, minlength=k * k)
+    out[:, 2] = np.bincount(row, weights=ahead, minlength=k * k)
+    out[:, 3:], _ = per_deal_squares(deal, n_d, row[:, None], k * k, score[:, None],
+                                     ahead[:, None])
+    return out
+
+
+def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
+    """One row per two strategies that met, the one first in ``order`` as ``a``: its
+    ``score`` (its share of the meetings finished ahead, ties half), that share as an
+    ``elo`` difference, and the ``places`` it finished ahead on average, with 95%
+    intervals that take each deal's seatings as one cluster (paired: the same deals in
+    every seating)."""
+    from .clustered import normal_interval, ratio_variance
+    from .stats import elo_from_score
+
+    if c.h2h is None:
+        return []
+    k = len(c.names)
+    idx = {x: i for i, x in enumerate(c.names)}
+    rows = []
+    for i, a in enumerate(order):
+        for b in order[i + 1:]:
+            x, y = idx[a], idx[b]
+            h = c.h2h[min(x, y) * k + max(x, y)]
+            meet = h[1]
+            if meet == 0 or x == y:
+                continue
+            s_lo, s_hi = normal_interval(h[0] / 2 / meet, ratio_variance(
+                h[0] / 2, meet, h[4], h[5], h[3], c.clusters))
+            p_lo, p_hi = normal_interval(h[2] / meet, ratio_variance(
+                h[2], meet, h[6], h[7], h[3], c.clusters))
+            score, places = h[0] / 2 / meet, h[2] / meet
+            if x > y:    # seen from a, the later of the two in the names
+                score, s_lo, s_hi = 1 - score, 1 - s_hi, 1 - s_lo
+                places, p_lo, p_hi = -places, -p_hi, -p_lo
+            e, e_lo, e_hi = (float(elo_from_score(np.clip(v, 1e-6, 1 - 1e-6)))
+                             for v in (score, s_lo, s_hi))
+            rows.append({"a": a, "b": b, "meetings": int(meet), "score": float(score),
+                         "score_lo": float(s_lo), "score_hi": float(s_hi), "elo": e,
+                         "elo_lo": e_lo, "elo_hi": e_hi, "places": float(places),
+                         "places_lo": float(p_lo), "places_hi": float(p_hi)})
+    return rows
+
+
+def head_to_head_line(r: dict) -> str:
+    """``normal vs easy: ahead in 61.20% [..] of 2,400 meetings, +78.4 Elo [..], ...``."""
+    return (f"{r['a']} vs {r['b']}: ahead in {100 * r['score']:.2f}% [{100 * r['score_lo']:.2f}"
+            f", {100 * r['score_hi']:.2f}] of {r['meetings']:,} meetings, {r['elo']:+.1f} Elo "
+            f"[{r['elo_lo']:+.1f}, {r['elo_hi']:+.1f}], {r['places']:+.3f} places "
+            f"[{r['places_lo']:+.3f}, {r['places_hi']:+.3f}]")
 
 
 def place_table(c: PlaceCounts):
@@ -179,6 +258,11 @@ class TableSummary:
     def games(self) -> int:
         return int(self.counts.deals)
 
+    def head_to_head(self) -> list[dict]:
+        """:func:`head_to_head_rows` in the table's order of mean place (the better first)."""
+        order = list(self.table.sort_values("mean_place", kind="stable")["strategy"])
+        return head_to_head_rows(self.counts, order)
+
     def to_dict(self) -> dict:
         from .match import _plain
 
@@ -192,6 +276,7 @@ class TableSummary:
                "seconds": self.seconds, "compile_seconds": self.compile_seconds,
                "decisions_per_second": self.decisions / self.seconds if self.seconds > 0
                else None}
+        out["head_to_head"] = self.head_to_head()
         if self.rules.teams:
             out["teams"] = {"lost": c.team_lost.tolist(), "draws": c.team_draws}
         if self.series_deals is not None:
@@ -240,6 +325,8 @@ class TableSummary:
             lo, hi = seat_interval(c, s)
             seats.append(f"seat {s} {pct_ci(c.seat_durak[s] / max(c.seat_games[s], 1), lo, hi)}")
         console.print("Durak by seat: " + "; ".join(seats))
+        for r in self.head_to_head():
+            console.print("head to head: " + head_to_head_line(r))
         if self.rules.teams:
             n = self.games
             parts = []

@@ -1,0 +1,80 @@
+"""``match`` at tables of more than two players: its rates, mean places and head to head
+re-counted from the game records, with each deal's seatings as one cluster."""
+import json
+
+import numpy as np
+import pytest
+
+from durak_sim.rules import Rules
+from durak_sim.stats import elo_from_score, wilson_interval
+from durak_sim.table_match import run_table_match
+
+
+def _cluster_var(x_d, m_d):
+    """The ratio variance over independent deals, written out."""
+    x_d, m_d = np.asarray(x_d, float), np.asarray(m_d, float)
+    r = x_d.sum() / m_d.sum()
+    d = len(x_d)
+    return d / (d - 1) * ((x_d - r * m_d) ** 2).sum() / m_d.sum() ** 2
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tm") / "r.jsonl"
+    summary = run_table_match(["normal", "easy", "random", "easy"], deals=60, seed=4,
+                              rules=Rules(players=4), records=out)
+    return summary, [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def test_rates_and_mean_place_take_the_deal_as_the_cluster(played):
+    summary, records = played
+    t = summary.table.set_index("strategy")
+    first, games, place = {}, {}, {}
+    for r in records:
+        for s, name in enumerate(r["seats"]):
+            key = (name, r["deal"])
+            games[key] = games.get(key, 0) + 1
+            out_first = r["result"]["places"][s] == 1 and r["result"]["outcome"] != "draw"
+            first[key] = first.get(key, 0) + out_first
+            place[key] = place.get(key, 0) + r["result"]["places"][s]
+    for name in ("normal", "easy", "random"):
+        deals = sorted(d for (x, d) in games if x == name)
+        m = [games[(name, d)] for d in deals]
+        x = [first[(name, d)] for d in deals]
+        p = [place[(name, d)] for d in deals]
+        r = sum(x) / sum(m)
+        n_eff = r * (1 - r) / _cluster_var(x, m)
+        assert (t.loc[name, "first_lo"], t.loc[name, "first_hi"]) == \
+            pytest.approx(wilson_interval(r * n_eff, n_eff))
+        mean = sum(p) / sum(m)
+        half = 1.959964 * np.sqrt(_cluster_var(p, m))
+        assert (t.loc[name, "mean_place_lo"], t.loc[name, "mean_place_hi"]) == \
+            pytest.approx((mean - half, mean + half), rel=1e-5)
+
+
+def test_head_to_head_is_counted_from_the_records(played):
+    summary, records = played
+    rows = {(h["a"], h["b"]): h for h in summary.head_to_head()}
+    assert set(rows) == {("normal", "easy"), ("normal", "random"), ("easy", "random")}
+    score, meet, ahead = {}, {}, {}
+    for r in records:
+        places = r["result"]["places"]
+        for s, a in enumerate(r["seats"]):
+            for t, b in enumerate(r["seats"]):
+                if a == "easy" and b == "random":
+                    d = r["deal"]
+                    meet[d] = meet.get(d, 0) + 1
+                    score[d] = score.get(d, 0) + (places[s] < places[t]) + \
+                        0.5 * (places[s] == places[t])
+                    ahead[d] = ahead.get(d, 0) + places[t] - places[s]
+    deals = sorted(meet)
+    m = [meet[d] for d in deals]
+    h = rows[("easy", "random")]
+    assert h["meetings"] == sum(m) == 60 * 4 * 2
+    s = sum(score.values()) / sum(m)
+    half = 1.959964 * np.sqrt(_cluster_var([score[d] for d in deals], m))
+    assert (h["score"], h["score_lo"], h["score_hi"]) == pytest.approx((s, s - half, s + half),
+                                                                       rel=1e-5)
+    assert h["elo"] == pytest.approx(float(elo_from_score(s)))
+    assert h["places"] == pytest.approx(sum(ahead.values()) / sum(m))
+    assert summary.to_dict()["head_to_head"][0]["a"] == "normal"
