@@ -140,7 +140,8 @@ class PlaceTally:
     strategy the per-deal sums of squares of ``CLUSTER_COLUMNS``; ``boot_rates`` (B, 4K)
     the games lost, first out, drawn and the seat-games of each strategy, resampled;
     ``boot_pos`` (B, 4N + 1) the games lost and first out per seat, then per position after
-    the first attacker, and the games, resampled."""
+    the first attacker, and the games, resampled; with teams ``team_clus`` per (team,
+    opponents) row the per-deal sums of squares of its losses and draws, and its deals."""
 
     names: list
     players: int
@@ -182,6 +183,7 @@ class PlaceTally:
         self.seat_pairs = [(s, t) for s in range(n) for t in range(s + 1, n)
                            if not (self.teams and (t - s) % 2 == 0)]
         self.clus = z((n_l, k, len(CLUSTER_COLUMNS)))
+        self.team_clus: dict = {}
         self.boot_rates = z((BOOTSTRAP, 4 * k))
         self.boot_pos = z((BOOTSTRAP, 4 * n + 1))
 
@@ -228,6 +230,7 @@ class PlaceTally:
                                np.asarray(cols["durak_team"])).astype(np.int64)
             self.team[li, :s_count] += np.bincount(seating * 3 + outcome,
                                                    minlength=3 * s_count).reshape(-1, 3)
+            self._add_team_clusters(li, np.asarray(deals), seating, outcome)
         self.bouts = _add_hist(self.bouts, li, np.asarray(cols["bouts"]))
         decisive = np.asarray(cols["outcome"]) != 1
         self.cards = _add_hist(self.cards, li, np.asarray(cols["cards_left"])[decisive])
@@ -241,6 +244,29 @@ class PlaceTally:
                          for x in (lost, first)] + [np.bincount(di, minlength=n_d)[:, None]])
         self._add_choices_and_bootstrap(li, deals, seating, who, places,
                                         np.hstack([rates, pos]))
+
+    def _add_team_clusters(self, li: int, deals: np.ndarray, seating: np.ndarray,
+                           outcome: np.ndarray) -> None:
+        """Add the per-deal sums of squares of each (team, opponents) row's losses and
+        draws (``team_clus``: ``[m m, lost x x, lost x m, drawn x x, drawn x m, deals]``)."""
+        from .clustered import per_deal_squares
+
+        keys: list = []
+        rows = np.empty((len(self.seatings[li]), 2), np.int64)
+        for g, perm in enumerate(self.seatings[li]):
+            for q, k in enumerate(team_pair_keys([self.lineups[li][p] for p in perm],
+                                                 self.names)):
+                if k not in keys:
+                    keys.append(k)
+                rows[g, q] = keys.index(k)
+        di = deals - (int(deals[0]) if len(deals) else 0)
+        n_d = int(di[-1]) + 1 if len(di) else 0
+        lost = np.stack([outcome == 0, outcome == 1], axis=1)
+        drawn = np.stack([outcome == 2, outcome == 2], axis=1)
+        squares, _ = per_deal_squares(di, n_d, rows[seating], len(keys), lost, drawn)
+        for r, k in enumerate(keys):
+            add = np.append(squares[r], n_d)
+            self.team_clus[k] = self.team_clus[k] + add if k in self.team_clus else add
 
     def _add_clusters(self, li: int, di: np.ndarray, n_d: int, who: np.ndarray, *values
                       ) -> np.ndarray:
@@ -372,6 +398,8 @@ class PlaceTally:
                   "team", "wins", "set_n", "boot_pl", "bucket_place", "boot_place", "h2h",
                   "boot_h2h", "clus", "boot_rates", "boot_pos"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
+        for key, v in other.team_clus.items():
+            self.team_clus[key] = self.team_clus[key] + v if key in self.team_clus else v
         for f in ("bouts", "cards"):
             a, b = getattr(self, f), getattr(other, f)
             width = max(a.shape[1], b.shape[1])
@@ -380,6 +408,14 @@ class PlaceTally:
             total[:, :b.shape[1]] += b
             setattr(self, f, total)
         return self
+
+
+def team_pair_keys(seat_names: Sequence[str], names: Sequence[str]) -> list[tuple[str, str]]:
+    """The two ``(team, opponents)`` rows of a seating with teams (the seats' strategies in
+    seat order): the partnership on the even seats, then on the odd ones, each named by its
+    strategies in ``names`` order joined with ``+``."""
+    teams = ["+".join(sorted(seat_names[q::2], key=list(names).index)) for q in (0, 1)]
+    return [(teams[0], teams[1]), (teams[1], teams[0])]
 
 
 def _per_deal(pairs: list, n_d: int, width: int) -> np.ndarray:
@@ -430,4 +466,4 @@ class LiveScore:
 
 
 __all__ = ["BOOTSTRAP", "LiveScore", "PlaceTally", "checkpoints", "poisson_weights",
-           "seat_results"]
+           "seat_results", "team_pair_keys"]

@@ -251,8 +251,8 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
     doc.h(2, "Seats and the first attacker")
     doc.p(f"Durak and first-out rates by seat, and by position after the first attacker "
           f"((seat - first attacker) mod {n}: 0 is the first attacker, 1 its defender), "
-          f"Wilson 95% intervals with the deals as clusters; without an advantage each rate is 1/{n} "
-          f"({100 / n:.2f}%) less the draws.")
+          f"Wilson 95% intervals with the deals as clusters; without an advantage each "
+          f"rate is 1/{n} ({100 / n:.2f}%) less the draws.")
     heads = ["games", "Durak % [95% CI]", "first out % [95% CI]", "mean place"]
     doc.table(["seat", *heads], _positions_rows(t["seats"], "seat"))
     doc.table(["after the first attacker", *heads],
@@ -263,7 +263,7 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
     if "teams" in t:
         doc.h(2, "Teams")
         doc.p("Per partnership (its strategies) and its opponents: the team's games, wins, "
-              "losses and draws, Wilson 95% intervals (each game a trial).")
+              "losses and draws, Wilson 95% intervals with the deals as clusters.")
         doc.table(["team", "opponents", "team-games", "won", "lost % [95% CI]",
                    "draws % [95% CI]"],
                   [[x.team, x.opponents, f"{x.games:,}", f"{x.won:,}",

@@ -386,23 +386,29 @@ def lineup_table(tally, order: Sequence[str]) -> pd.DataFrame:
 
 def team_table(tally) -> pd.DataFrame:
     """With teams: per team (the strategies of one partnership) and opponents, the team's
-    games, wins, losses and draws, with Wilson intervals for losses and draws."""
+    games, wins, losses and draws, with Wilson intervals for losses and draws at the deals'
+    effective sample size (a row's games all come from one line-up)."""
+    from .clustered import ratio_variance
+    from .place_counts import team_pair_keys
+
     acc: dict = {}
     for li, key in enumerate(tally.lineups):
         for g, perm in enumerate(tally.seatings[li]):
             even, odd, drawn = tally.team[li, g]
-            names = [key[p] for p in perm]
-            teams = ["+".join(sorted(names[q::2], key=tally.names.index)) for q in (0, 1)]
+            pair_keys = team_pair_keys([key[p] for p in perm], tally.names)
             for q, (lost, won) in enumerate(((even, odd), (odd, even))):
-                r = acc.setdefault((teams[q], teams[1 - q]), np.zeros(4, np.int64))
+                r = acc.setdefault(pair_keys[q], np.zeros(4, np.int64))
                 r += (even + odd + drawn, won, lost, drawn)
     rows = sorted((k, v) for k, v in acc.items() if v[0])
+    games = np.array([v[0] for _, v in rows], np.int64)
     out = {"team": pd.Series([k[0] for k, _ in rows], dtype=object),
            "opponents": pd.Series([k[1] for k, _ in rows], dtype=object),
-           "games": np.array([v[0] for _, v in rows], np.int64),
-           "won": np.array([v[1] for _, v in rows], np.int64)}
-    _rate(out, "lost", np.array([v[2] for _, v in rows], np.int64), out["games"])
-    _rate(out, "draws", np.array([v[3] for _, v in rows], np.int64), out["games"])
+           "games": games, "won": np.array([v[1] for _, v in rows], np.int64)}
+    c = np.array([tally.team_clus.get(k, np.full(6, np.nan)) for k, _ in rows]).reshape(-1, 6)
+    for j, name in ((2, "lost"), (3, "draws")):
+        hits = np.array([v[j] for _, v in rows], np.int64)
+        _rate(out, name, hits, games, ratio_variance(hits, games, c[:, 2 * j - 3],
+                                                      c[:, 2 * j - 2], c[:, 0], c[:, 5]))
     return pd.DataFrame(out)
 
 

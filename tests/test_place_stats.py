@@ -290,6 +290,26 @@ def test_team_choices_stop_at_the_losing_team_and_team_results_are_counted():
     assert (h.games, h.ahead, h.behind, h.ties) == (8, 8, 0, 0)   # easy out first, both
 
 
+def test_team_loss_intervals_take_the_deal_as_the_cluster():
+    """random's team loses 2, 1, 0 of its 2 games in deals 0, 1, 2: the rate 1/2 has the
+    variance 3 / 2 * (1 + 0 + 1) / 6**2 = 1/12 with the deals independent, that of 3
+    independent games, so its interval is Wilson's for 1.5 of 3."""
+    cfg = make_config(["random", "easy", "random", "easy"], deals=3, seed=1,
+                      rules=Rules(variant="teams"))
+    t = PlaceTally.of(cfg)
+    team_lost = np.array([0, 1, 0, 0, 1, 0])        # seating 0: random even, 1: random odd
+    even_lost = team_lost == 0
+    cols = {"place0": np.where(even_lost, 3, 1), "place1": np.where(even_lost, 1, 3),
+            "place2": np.where(even_lost, 3, 2), "place3": np.where(even_lost, 2, 3),
+            "outcome": np.zeros(6), "durak": np.full(6, -1), "durak_team": team_lost,
+            "first_attacker": np.zeros(6, np.int64), "bouts": np.full(6, 10),
+            "cards_left": np.full(6, 6)}
+    t.add(cfg.lineups()[0], np.array([0, 0, 1, 1, 2, 2]), np.array([0, 1] * 3), cols)
+    row = ps.team_table(t).set_index(["team", "opponents"]).loc[("random+random", "easy+easy")]
+    assert (row["games"], row["lost"]) == (6, 3)
+    assert (row["lost_lo"], row["lost_hi"]) == pytest.approx(wilson_interval(1.5, 3))
+
+
 def test_strategies_that_never_met_get_no_ratings():
     """Two line-ups with no strategy in common (an unfinished round robin): no ratings."""
     from durak_sim.registry import register_strategy
