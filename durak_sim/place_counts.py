@@ -180,8 +180,7 @@ class PlaceTally:
         self.pair_index[np.triu_indices(k, 1)] = np.arange(k * (k - 1) // 2)
         self.h2h = z((k * (k - 1) // 2, 4), np.int64)
         self.boot_h2h = z((BOOTSTRAP, 3 * len(self.h2h)))
-        self.seat_pairs = [(s, t) for s in range(n) for t in range(s + 1, n)
-                           if not (self.teams and (t - s) % 2 == 0)]
+        self.seat_pairs = seat_pairs(n, self.teams)
         self.clus = z((n_l, k, len(CLUSTER_COLUMNS)))
         self.team_clus: dict = {}
         self.boot_rates = z((BOOTSTRAP, 4 * k))
@@ -210,6 +209,10 @@ class PlaceTally:
         g = len(seating)
         self.games[li] += g
         self.deals[li] += g // s_count
+        deals = np.asarray(deals)
+        first_deal = int(deals[0]) if len(deals) else 0
+        di = deals - first_deal                                        # deal of each game
+        n_d = int(di[-1]) + 1 if len(di) else 0
         flat = who.ravel()
 
         def per_strategy(x):
@@ -230,22 +233,19 @@ class PlaceTally:
                                np.asarray(cols["durak_team"])).astype(np.int64)
             self.team[li, :s_count] += np.bincount(seating * 3 + outcome,
                                                    minlength=3 * s_count).reshape(-1, 3)
-            self._add_team_clusters(li, np.asarray(deals), seating, outcome)
+            self._add_team_clusters(li, di, n_d, seating, outcome)
         self.bouts = _add_hist(self.bouts, li, np.asarray(cols["bouts"]))
         decisive = np.asarray(cols["outcome"]) != 1
         self.cards = _add_hist(self.cards, li, np.asarray(cols["cards_left"])[decisive])
-        deals = np.asarray(deals)
-        di = deals - (int(deals[0]) if len(deals) else 0)             # deal of each game
-        n_d = int(di[-1]) + 1 if len(di) else 0
         rates = self._add_clusters(li, di, n_d, who, lost, first, in_draw, places)
         pos = np.hstack([np.bincount(np.repeat(di, n) * n + p.ravel(), weights=x.ravel(),
                                      minlength=n_d * n).reshape(n_d, n)
                          for p in (np.broadcast_to(np.arange(n), (g, n)), rel)
                          for x in (lost, first)] + [np.bincount(di, minlength=n_d)[:, None]])
-        self._add_choices_and_bootstrap(li, deals, seating, who, places,
+        self._add_choices_and_bootstrap(li, first_deal, di, n_d, seating, who, places,
                                         np.hstack([rates, pos]))
 
-    def _add_team_clusters(self, li: int, deals: np.ndarray, seating: np.ndarray,
+    def _add_team_clusters(self, li: int, di: np.ndarray, n_d: int, seating: np.ndarray,
                            outcome: np.ndarray) -> None:
         """Add the per-deal sums of squares of each (team, opponents) row's losses and
         draws (``team_clus``: ``[m m, lost x x, lost x m, drawn x x, drawn x m, deals]``)."""
@@ -259,8 +259,6 @@ class PlaceTally:
                 if k not in keys:
                     keys.append(k)
                 rows[g, q] = keys.index(k)
-        di = deals - (int(deals[0]) if len(deals) else 0)
-        n_d = int(di[-1]) + 1 if len(di) else 0
         lost = np.stack([outcome == 0, outcome == 1], axis=1)
         drawn = np.stack([outcome == 2, outcome == 2], axis=1)
         squares, _ = per_deal_squares(di, n_d, rows[seating], len(keys), lost, drawn)
@@ -304,13 +302,12 @@ class PlaceTally:
             self._codes_cache[li] = (local, table, np.array(glob, np.int64))
         return self._codes_cache[li]
 
-    def _add_choices_and_bootstrap(self, li: int, deals: np.ndarray, seating: np.ndarray,
-                                   who: np.ndarray, places: np.ndarray,
+    def _add_choices_and_bootstrap(self, li: int, first_deal: int, di: np.ndarray, n_d: int,
+                                   seating: np.ndarray, who: np.ndarray, places: np.ndarray,
                                    extra: np.ndarray) -> None:
+        """``di``: each game's deal counted from ``first_deal``, ``n_d`` deals; ``extra``
+        (n_d, 4K + 4N + 1): the per-deal sums ``boot_rates`` and ``boot_pos`` resample."""
         n, k = self.players, len(self.names)
-        first_deal = int(deals[0]) if len(deals) else 0
-        di = deals - first_deal                        # deal of each game, from 0
-        n_d = int(di[-1]) + 1 if len(di) else 0
         local, code_to_set, glob = self._choice_codes(li)
         perms = np.asarray(self.seatings[li], np.int64)
         seat_pow = ((n + 1) ** local)[perms][seating]              # (games, seats)
@@ -373,22 +370,13 @@ class PlaceTally:
         used = self.pair_index[np.ix_(present, present)][np.triu_indices(len(present), 1)]
         local = np.full(len(self.h2h), -1, np.int64)
         local[used] = np.arange(len(used))
-        parts = []
-        for s, t in self.seat_pairs:
-            rows = np.flatnonzero(who[:, s] != who[:, t])
-            low = who[rows, s] < who[rows, t]
-            p_lo = np.where(low, places[rows, s], places[rows, t])
-            p_hi = np.where(low, places[rows, t], places[rows, s])
-            pair = local[self.pair_index[np.minimum(who[rows, s], who[rows, t]),
-                                         np.maximum(who[rows, s], who[rows, t])]]
-            parts.append((di[rows], pair, p_lo, p_hi))
-        d, pair, p_lo, p_hi = (np.concatenate([p[j] for p in parts]) if parts
-                               else np.zeros(0, np.int64) for j in range(4))
+        g, x, y, p_lo, p_hi = meetings(who, places, self.seat_pairs)
+        d, pair = di[g], local[self.pair_index[x, y]]
         u = len(used)
         tie = p_lo == p_hi
         per = [np.bincount(d * u + pair, weights=w, minlength=n_d * u).reshape(n_d, u)
                for w in (2 * (p_lo < p_hi) + tie, np.ones(len(d)), p_hi - p_lo, tie)]
-        self.h2h[used] += np.stack([x.sum(axis=0) for x in per], axis=1).astype(np.int64)
+        self.h2h[used] += np.stack([c.sum(axis=0) for c in per], axis=1).astype(np.int64)
         n_p = len(self.h2h)
         return np.hstack(per[:3]), np.concatenate([used, n_p + used, 2 * n_p + used])
 
@@ -408,6 +396,30 @@ class PlaceTally:
             total[:, :b.shape[1]] += b
             setattr(self, f, total)
         return self
+
+
+def seat_pairs(n: int, teams: bool) -> list[tuple[int, int]]:
+    """Every two seats ``s < t`` of a table of ``n`` whose strategies meet as rivals (with
+    teams: opponents only, the seats of different parity)."""
+    return [(s, t) for s in range(n) for t in range(s + 1, n)
+            if not (teams and (t - s) % 2 == 0)]
+
+
+def meetings(who: np.ndarray, places: np.ndarray, pairs: list) -> tuple:
+    """Every meeting of two different strategies in a batch of games: for each of the seat
+    ``pairs`` (:func:`seat_pairs`) and each game in which they hold different strategies,
+    the game's row, the lower strategy code ``x`` and the higher ``y`` (of ``who``,
+    (games, seats)), and the places of ``x`` and ``y``; concatenated over the pairs."""
+    parts = []
+    for s, t in pairs:
+        g = np.flatnonzero(who[:, s] != who[:, t])
+        low = who[g, s] < who[g, t]
+        parts.append((g, np.minimum(who[g, s], who[g, t]), np.maximum(who[g, s], who[g, t]),
+                      np.where(low, places[g, s], places[g, t]),
+                      np.where(low, places[g, t], places[g, s])))
+    if not parts:
+        return tuple(np.zeros(0, np.int64) for _ in range(5))
+    return tuple(np.concatenate([p[j] for p in parts]) for j in range(5))
 
 
 def team_pair_keys(seat_names: Sequence[str], names: Sequence[str]) -> list[tuple[str, str]]:
@@ -465,5 +477,5 @@ class LiveScore:
         return " · ".join(parts)
 
 
-__all__ = ["BOOTSTRAP", "LiveScore", "PlaceTally", "checkpoints", "poisson_weights",
-           "seat_results", "team_pair_keys"]
+__all__ = ["BOOTSTRAP", "LiveScore", "PlaceTally", "checkpoints", "meetings",
+           "poisson_weights", "seat_pairs", "seat_results", "team_pair_keys"]

@@ -404,11 +404,12 @@ def team_table(tally) -> pd.DataFrame:
     out = {"team": pd.Series([k[0] for k, _ in rows], dtype=object),
            "opponents": pd.Series([k[1] for k, _ in rows], dtype=object),
            "games": games, "won": np.array([v[1] for _, v in rows], np.int64)}
+    # team_clus: [m m, lost x x, lost x m, drawn x x, drawn x m, deals]
     c = np.array([tally.team_clus.get(k, np.full(6, np.nan)) for k, _ in rows]).reshape(-1, 6)
-    for j, name in ((2, "lost"), (3, "draws")):
+    for name, j, xx in (("lost", 2, 1), ("draws", 3, 3)):
         hits = np.array([v[j] for _, v in rows], np.int64)
-        _rate(out, name, hits, games, ratio_variance(hits, games, c[:, 2 * j - 3],
-                                                      c[:, 2 * j - 2], c[:, 0], c[:, 5]))
+        _rate(out, name, hits, games, ratio_variance(hits, games, c[:, xx], c[:, xx + 1],
+                                                      c[:, 0], c[:, 5]))
     return pd.DataFrame(out)
 
 

@@ -46,9 +46,10 @@ class PlaceCounts:
     clusters: int = 0
     clus: np.ndarray | None = None
     seat_clus: np.ndarray | None = None
-    #: head to head per two strategies ``x < y`` (row ``x * K + y``, (K * K, 7)): twice
+    #: head to head per two strategies ``x < y`` (row ``x * K + y``, (K * K, 8)): twice
     #: ``x``'s score (ahead 2, tied 1), meetings, places ahead, then the per-deal sums of
-    #: squares ``[m m, s s, s m, p p, p m]`` of score and places (:mod:`durak_sim.clustered`)
+    #: squares ``[m m, s s, s m, p p, p m]`` of score (ahead 1, tied 1/2) and places
+    #: (:mod:`durak_sim.clustered`)
     h2h: np.ndarray | None = None
 
     def merge(self, other: "PlaceCounts") -> "PlaceCounts":
@@ -110,26 +111,17 @@ def count_places(batch, names: list) -> PlaceCounts:
 def _head_to_head(di, n_d: int, who, places, k: int, teams: bool) -> np.ndarray:
     """The (K * K, 8) head-to-head counts of a batch (``PlaceCounts.h2h``): every two
     seats of a game that hold different strategies (with teams, opponents only)."""
-    from .clustered import per_deal_squares
+    from .place_counts import meetings, seat_pairs
 
-    n = who.shape[1]
     out = np.zeros((k * k, 8))
-    parts = []
-    for s, t in [(s, t) for s in range(n) for t in range(s + 1, n)
-                 if not (teams and (t - s) % 2 == 0)]:
-        g = np.flatnonzero(who[:, s] != who[:, t])
-        low = who[g, s] < who[g, t]
-        p_lo = np.where(low, places[g, s], places[g, t])
-        p_hi = np.where(low, places[g, t], places[g, s])
-        parts.append((np.minimum(who[g, s], who[g, t]) * k + np.maximum(who[g, s], who[g, t]),
-                      di[g], (p_lo < p_hi) + 0.5 * (p_lo == p_hi), p_hi - p_lo))
-    if not parts:
-        return out
-    row, deal, score, ahead = (np.concatenate([p[j] for p in parts]) for j in range(4))
+    g, x, y, p_lo, p_hi = meetings(who, places, seat_pairs(who.shape[1], teams))
+    row = x * k + y
+    score = (p_lo < p_hi) + 0.5 * (p_lo == p_hi)
+    ahead = p_hi - p_lo
     out[:, 0] = 2 * np.bincount(row, weights=score, minlength=k * k)
     out[:, 1] = np.bincount(row, minlength=k * k)
     out[:, 2] = np.bincount(row, weights=ahead, minlength=k * k)
-    out[:, 3:], _ = per_deal_squares(deal, n_d, row[:, None], k * k, score[:, None],
+    out[:, 3:], _ = per_deal_squares(di[g], n_d, row[:, None], k * k, score[:, None],
                                      ahead[:, None])
     return out
 
@@ -153,7 +145,7 @@ def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
             x, y = idx[a], idx[b]
             h = c.h2h[min(x, y) * k + max(x, y)]
             meet = h[1]
-            if meet == 0 or x == y:
+            if meet == 0:
                 continue
             s_lo, s_hi = normal_interval(h[0] / 2 / meet, ratio_variance(
                 h[0] / 2, meet, h[4], h[5], h[3], c.clusters))
