@@ -355,6 +355,8 @@ def _validate_table(p: Position) -> None:
     if type(p.bout_limit) is not int or not 1 <= p.bout_limit <= MAX_BOUT:
         raise UserError(f"position: bout_limit must be 1..{MAX_BOUT}, not {p.bout_limit!r}")
     _check_bout_limit(p)
+    # a lead of several cards or a transfer leaves several unbeaten, beaten in any order (E5)
+    several = p.variant
     ranks: set[int] = set()
     first_unbeaten = -1
     for i, (a, d) in enumerate(p.table):
@@ -366,14 +368,14 @@ def _validate_table(p: Position) -> None:
             if not beats(d, a, t):
                 raise UserError(f"position: table[{i}]: {card_str(d)} does not beat "
                                 f"{card_str(a)} (R1.3)")
-            if first_unbeaten >= 0:
+            if first_unbeaten >= 0 and not several:
                 raise UserError(f"position: table[{i}]: a defence while "
                                 f"{card_str(p.table[first_unbeaten][0])} is still unbeaten "
                                 f"(R3.2)")
             ranks.add(card_rank(d))
         elif first_unbeaten < 0:
             first_unbeaten = i
-        elif not p.taking:
+        elif not p.taking and not several:
             raise UserError(f"position: table[{i}]: a second unbeaten attack card while the "
                             f"defender is not taking (R3.2)")
     if p.taking and first_unbeaten < 0:

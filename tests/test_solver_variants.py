@@ -30,7 +30,7 @@ from collections import deque
 import numpy as np
 import pytest
 
-from durak_sim.cards import card_str
+from durak_sim.cards import card_str, mask_cards
 from durak_sim.kernel import solver as K
 from durak_sim.kernel import solver_base as B
 from durak_sim.kernel import vsolver as V
@@ -427,6 +427,40 @@ def test_solve_takes_variant_and_larger_table_positions():
     assert q.seats == (1, 3) and q.attacker == 1 and q.to_move == 0
     assert solve(q).value == r.value
     assert Position.from_dict(q.to_dict()) == q
+
+
+def game_position(g) -> dict:
+    """The reference game's ``durak-sim/position/1`` dict (two seats, as hard's benchmark
+    writes its capped positions)."""
+    d = position(g.rules.to_dict(), [[card_str(c) for c in mask_cards(h)] for h in g.hands],
+                 attacker=g.attacker, stock=[card_str(c) for c in g.stock],
+                 table=[[card_str(a), card_str(b) if b >= 0 else None] for a, b in g.table],
+                 taking=bool(g.taking), bout_limit=g.bout_limit if g.table else None)
+    d["trump"] = "SCDH"[g.trump_suit]
+    if g.phase == PHASE_LEAD:
+        d["lead"] = True
+    return d
+
+
+def test_solve_takes_every_variant_position_the_games_reach():
+    """Several unbeaten cards (a lead, a transfer, some of them beaten in any order) are
+    positions ``durak-sim solve`` reads: its answer is the brute force's."""
+    from durak_sim.actions import action_str
+    from durak_sim.position import Position
+    from durak_sim.solve import solve
+
+    several = 0
+    for g in endgames(seed=8104, n=600, max_cards=6):
+        p = Position.from_dict(game_position(g))
+        assert Position.from_dict(p.to_dict()) == p
+        if len(g.unbeaten()) < 2 or g.taking:
+            continue
+        several += 1
+        v, opt = brute_force(g)
+        r = solve(p)
+        assert r.exact and r.value == v
+        assert r.best_actions == [action_str(a, p.unbeaten) for a in opt]
+    assert several >= 10
 
 
 @pytest.mark.parametrize("rules, hands, extra, words", [
