@@ -22,8 +22,11 @@ per stock size and per card count in the two hands; ``--tt-log2`` sets the table
 ``--replay FILE`` instead solves the lines of FILE again, in order: a log of hard's real
 endgame calls (``bench_hard_endgame.py --dump-decisions FILE``: one table stamp per game, as
 hard has it, so each call finds what the game's earlier calls stored) or plain positions
-(``durak-sim/position/1``, each a game of its own). The node cap defaults to hard's
-(``strategies/hard.py`` ``NODE_CAP``), the table to hard's size, the mode to hard's call.
+(``durak-sim/position/1``, each a game of its own), of any ruleset and table hard searches
+(a log of the transfer game or multi-card leads replays on the variant search). The node cap
+and the table default to hard's for the log's ruleset (``strategies/hard.py``: ``NODE_CAP``
+and ``LOG2_TT`` in the default game, ``GENERAL_NODE_CAP`` and ``LOG2_TT_GENERAL`` elsewhere),
+the mode to hard's call.
 Node counts and answers do not depend on the machine, so two solver versions compare
 exactly on the same log: ``answers_sha256`` digests every exact value (capped calls as
 ``null``), ``--answers OUT`` writes one ``[value, action, nodes, capped]`` line per call.
@@ -240,25 +243,31 @@ def read_log(path) -> list:
     return calls
 
 
-def replay(args) -> None:
-    """Solve a log of endgame calls again, in order, one table stamp per game."""
-    from durak_sim.kernel import solver
+def replay(args, calls: list) -> None:
+    """Solve a log of endgame calls again, in order, one table stamp per game: each call
+    with hard's search for it (the variant search for transfers and multi-card leads)."""
+    from durak_sim.kernel import solver, vsolver
     from durak_sim.position import Position
     from durak_sim.solve import kernel_position
 
-    calls = read_log(args.replay)
-    tt = solver.new_table(args.tt_log2)
-    out = np.zeros(solver.OUT_SIZE, np.int64)
+    tt = (vsolver if args.general else solver).new_table(args.tt_log2)
+    out = np.zeros(max(solver.OUT_SIZE, vsolver.OUT_SIZE), np.int64)
     stats = np.zeros(solver.STATS_SIZE, np.int64)
     i64 = np.int64
     mode = i64(MODES[args.mode])
     cap = i64(args.node_cap)
 
-    def run(position_args, stamp):
-        return solver.solve_root(*position_args, tt, i64(stamp), cap, mode, out, stats)
+    def run(p, stamp):
+        if p.variant:
+            return vsolver.solve_variant(*kernel_position(p), i64(p.rules.flags),
+                                         i64(int(p.lead)), tt, i64(stamp), cap, mode, out,
+                                         stats)
+        return solver.solve_root(*kernel_position(p), tt, i64(stamp), cap, mode, out, stats)
 
     t = time.perf_counter()
-    run(kernel_position(Position(0, (1, 2))), 1)  # load or compile the kernel
+    run(Position(0, (1, 2)), 1)  # load or compile the kernels
+    if any(p.variant for _, p, _ in calls):
+        run(next(p for _, p, _ in calls if p.variant), 1)
     compile_s = time.perf_counter() - t
     n = len(calls)
     times = np.zeros(n)
@@ -269,9 +278,8 @@ def replay(args) -> None:
     logged = same = 0
     for k, (game, p, action) in enumerate(calls):
         stamp = stamps.setdefault(game, len(stamps) + 2)
-        position_args = kernel_position(p)
         t = time.perf_counter()
-        v = run(position_args, stamp)
+        v = run(p, stamp)
         times[k] = time.perf_counter() - t
         nodes[k] = stats[0]
         capped[k] = stats[1] != 0
@@ -306,7 +314,8 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--tt-log2", type=int, default=16, help="log2 of the table's entries")
+    ap.add_argument("--tt-log2", type=int, default=None,
+                    help="log2 of the table's entries (default 16; with --replay, hard's)")
     ap.add_argument("--max-stock", type=int, default=1)
     ap.add_argument("--mode", choices=sorted(MODES), default="one",
                     help="value | one (value + one action: the hard AI's call) | set | ordered")
@@ -330,9 +339,16 @@ def main(argv=None) -> None:
         load_builtins()   # (durak_sim.strategies importable also from a source tree)
         from durak_sim.strategies import hard
 
+        calls = read_log(args.replay)
+        # hard's settings: the default game's, or those of every other ruleset and table
+        args.general = any(p.rules is not None and not p.rules.is_default for _, p, _ in calls)
         if args.node_cap is None:
-            args.node_cap = hard.NODE_CAP
-        return replay(args)
+            args.node_cap = hard.GENERAL_NODE_CAP if args.general else hard.NODE_CAP
+        if args.tt_log2 is None:
+            args.tt_log2 = hard.LOG2_TT_GENERAL if args.general else hard.LOG2_TT
+        return replay(args, calls)
+    if args.tt_log2 is None:
+        args.tt_log2 = 16
     if args.node_cap is None:
         args.node_cap = 0
     if args.playout:

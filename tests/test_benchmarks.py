@@ -66,6 +66,28 @@ def test_hard_endgame_benchmark_checks_every_endgame_decision(tmp_path):
     assert again["calls"] == again["games"] == len(logged) and again["logged_actions"] == 0
 
 
+@pytest.mark.parametrize("extra", [["--rules", "perevodnoy"], ["--players", "4", "--rotate"]],
+                         ids=["perevodnoy", "four-players"])
+def test_replay_is_hard_s_search_at_every_table(tmp_path, extra):
+    """A log of the transfer game (the variant search) or of a larger table (the plain
+    solver with the general settings) replays as hard played it."""
+    log = tmp_path / "decisions.jsonl"
+    line = json.loads(subprocess.run(
+        [sys.executable, str(BENCH / "bench_hard_endgame.py"), "--deals", "12", "--jobs", "1",
+         "--verify-cap", "1", "--dump-decisions", str(log), *extra],
+        capture_output=True, text=True, check=True).stdout)
+    replay = json.loads(subprocess.run(
+        [sys.executable, str(BENCH / "bench_solver.py"), "--replay", str(log)],
+        capture_output=True, text=True, check=True).stdout)
+    assert replay["calls"] == line["endgame_decisions"] > 0
+    assert replay["same_actions"] == replay["calls"]
+    assert replay["cap_hits"] == line["cap_hits"]
+    from durak_sim.strategies import hard
+
+    assert (replay["node_cap"], replay["tt_log2"]) == (hard.GENERAL_NODE_CAP,
+                                                       hard.LOG2_TT_GENERAL)
+
+
 def test_solve_limits_benchmark_prints_json_lines():
     out = subprocess.run([sys.executable, str(BENCH / "bench_solve_limits.py"), "--reps", "1",
                           "--cli", "--cli-time-limit", "0.5"],
