@@ -439,6 +439,9 @@ def game_position(g) -> dict:
     d["trump"] = "SCDH"[g.trump_suit]
     if g.phase == PHASE_LEAD:
         d["lead"] = True
+    if g.out:
+        d["out"] = list(g.out)
+        d["defender"] = g.defender
     return d
 
 
@@ -461,6 +464,33 @@ def test_solve_takes_every_variant_position_the_games_reach():
         assert r.exact and r.value == v
         assert r.best_actions == [action_str(a, p.unbeaten) for a in opt]
     assert several >= 10
+
+
+def test_solve_reads_every_two_seat_endgame_of_every_table():
+    """Random deals at every table hard searches: each state with two seats left and at most
+    the face-up trump in the stock is a position ``durak-sim solve`` reads and writes back."""
+    from durak_sim.observation import PHASE_SWAP
+    from durak_sim.position import Position
+    from durak_sim.solve import solve_many
+
+    rng = random.Random(8107)
+    seen: dict = {}
+    positions = []
+    for rules in [t for t in TABLES if not t.prostoy]:
+        for deal in range(6):
+            g = ReferenceGame.new(rng.randrange(1 << 30), deal, rules)
+            while not g.is_over():
+                left = rules.players - len(g.out)
+                if left == 2 and len(g.stock) <= 1 and g.phase != PHASE_SWAP:
+                    p = Position.from_dict(game_position(g))
+                    assert Position.from_dict(p.to_dict()) == p
+                    positions.append(p)
+                    seen[rules.tag] = seen.get(rules.tag, 0) + 1
+                g.apply(rng.choice(g.legal_actions()))
+    assert len(seen) == len([t for t in TABLES if not t.prostoy]), seen
+    results = list(solve_many(positions, node_cap=2000, order_nodes=2000))
+    assert len(results) == len(positions) and all(r.best_actions or r.value is not None
+                                                  for r in results)
 
 
 @pytest.mark.parametrize("rules, hands, extra, words", [
