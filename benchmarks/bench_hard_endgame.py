@@ -103,36 +103,13 @@ def _value(game, seats, tt, stamp, cap, stats) -> int | None:
     return None if stats[1] else int(v)
 
 
-def _position(game) -> dict:
-    """The reference game's position (docs/position.md; the ruleset, the seats out and the
-    lead when they are not the default game's)."""
-    from durak_sim.cards import card_str, mask_cards
-    from durak_sim.observation import PHASE_LEAD
-
-    d = {"format": "durak-sim/position/1",
-         "trump": "SCDH"[game.trump_suit],
-         "hands": [[card_str(c) for c in mask_cards(h)] for h in game.hands],
-         "stock": [card_str(c) for c in game.stock], "attacker": game.attacker,
-         "table": [[card_str(a), card_str(b) if b >= 0 else None] for a, b in game.table],
-         "taking": bool(game.taking),
-         "bout_limit": game.bout_limit if game.table else None}
-    if not game.rules.is_default:
-        d["rules"] = game.rules.to_dict()
-        if game.out:
-            d["out"] = list(game.out)
-            d["defender"] = game.defender
-        if game.phase == PHASE_LEAD:
-            d["lead"] = True
-    return d
-
-
 def run(args: tuple) -> dict:
     """One worker: the deals ``lo..hi-1`` of the seed, every seating of hard."""
     seed, lo, hi, opponent, verify_cap, log2, dump_all, rules_dict, rotate = args
     from durak_sim.kernel import solver, vsolver
     from durak_sim.observation import O_STOCK
-    from durak_sim.reference import (ReferenceGame, decisions, hist_for_strategy, legal_array,
-                                     seat_inputs)
+    from durak_sim.reference import (ReferenceGame, decisions, endgame_position,
+                                     hist_for_strategy, legal_array, seat_inputs)
     from durak_sim.registry import get_strategy
     from durak_sim.rules import Rules
     from durak_sim.registry import load_builtins
@@ -166,7 +143,7 @@ def run(args: tuple) -> dict:
                 if endgame:
                     stamp += 1
                     before = _value(game, seats, tt, stamp, verify_cap, stats)
-                    position = _position(game)
+                    position = endgame_position(game)
                 t = time.perf_counter()
                 code = int(strategies[names[seat]].decide(
                     obs, legal_array(legal), hist_for_strategy(game), rngs[seat], mems[seat]))

@@ -266,8 +266,9 @@ def replay(args, calls: list) -> None:
 
     t = time.perf_counter()
     run(Position(0, (1, 2)), 1)  # load or compile the kernels
-    if any(p.variant for _, p, _ in calls):
-        run(next(p for _, p, _ in calls if p.variant), 1)
+    variant = next((p for _, p, _ in calls if p.variant), None)
+    if variant is not None:
+        run(variant, 1)
     compile_s = time.perf_counter() - t
     n = len(calls)
     times = np.zeros(n)

@@ -30,13 +30,13 @@ from collections import deque
 import numpy as np
 import pytest
 
-from durak_sim.cards import card_str, mask_cards
+from durak_sim.cards import card_str
 from durak_sim.kernel import solver as K
 from durak_sim.kernel import solver_base as B
 from durak_sim.kernel import vsolver as V
 from durak_sim.kernel import vsolver_rules as R
 from durak_sim.observation import PHASE_ATTACK, PHASE_DEFEND, PHASE_LEAD, PHASE_OPEN
-from durak_sim.reference import ReferenceGame
+from durak_sim.reference import ReferenceGame, endgame_position
 from durak_sim.rules import Rules
 
 BIG = 1 << 15
@@ -429,22 +429,6 @@ def test_solve_takes_variant_and_larger_table_positions():
     assert Position.from_dict(q.to_dict()) == q
 
 
-def game_position(g) -> dict:
-    """The reference game's ``durak-sim/position/1`` dict (two seats, as hard's benchmark
-    writes its capped positions)."""
-    d = position(g.rules.to_dict(), [[card_str(c) for c in mask_cards(h)] for h in g.hands],
-                 attacker=g.attacker, stock=[card_str(c) for c in g.stock],
-                 table=[[card_str(a), card_str(b) if b >= 0 else None] for a, b in g.table],
-                 taking=bool(g.taking), bout_limit=g.bout_limit if g.table else None)
-    d["trump"] = "SCDH"[g.trump_suit]
-    if g.phase == PHASE_LEAD:
-        d["lead"] = True
-    if g.out:
-        d["out"] = list(g.out)
-        d["defender"] = g.defender
-    return d
-
-
 def test_solve_takes_every_variant_position_the_games_reach():
     """Several unbeaten cards (a lead, a transfer, some of them beaten in any order) are
     positions ``durak-sim solve`` reads: its answer is the brute force's."""
@@ -454,7 +438,7 @@ def test_solve_takes_every_variant_position_the_games_reach():
 
     several = 0
     for g in endgames(seed=8104, n=600, max_cards=6):
-        p = Position.from_dict(game_position(g))
+        p = Position.from_dict(endgame_position(g))
         assert Position.from_dict(p.to_dict()) == p
         if len(g.unbeaten()) < 2 or g.taking:
             continue
@@ -482,15 +466,14 @@ def test_solve_reads_every_two_seat_endgame_of_every_table():
             while not g.is_over():
                 left = rules.players - len(g.out)
                 if left == 2 and len(g.stock) <= 1 and g.phase != PHASE_SWAP:
-                    p = Position.from_dict(game_position(g))
+                    p = Position.from_dict(endgame_position(g))
                     assert Position.from_dict(p.to_dict()) == p
                     positions.append(p)
                     seen[rules.tag] = seen.get(rules.tag, 0) + 1
                 g.apply(rng.choice(g.legal_actions()))
     assert len(seen) == len([t for t in TABLES if not t.prostoy]), seen
     results = list(solve_many(positions, node_cap=2000, order_nodes=2000))
-    assert len(results) == len(positions) and all(r.best_actions or r.value is not None
-                                                  for r in results)
+    assert len(results) == len(positions) and all(r.best_actions for r in results)
 
 
 @pytest.mark.parametrize("rules, hands, extra, words", [

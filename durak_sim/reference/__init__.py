@@ -69,12 +69,13 @@ from .playing import (
     decisions, divide, hist_for_strategy, legal_array, next_dealer, perft, play, play_game,
     play_series, replay, seat_inputs,
 )
-from .positions import POSITION_FORMAT, parse_position
+from .positions import POSITION_FORMAT, endgame_position, parse_position
 
 MAX_BOUT = 6  # R3.4: at most six attack cards in a bout
 
 __all__ = [
     "IllegalActionError", "RecordError", "EngineError", "ReferenceGame", "parse_position",
+    "endgame_position",
     "play", "play_game", "play_series", "replay", "perft", "divide", "first_attacker_of",
     "legal_array", "hist_for_strategy", "seat_inputs", "decisions", "next_dealer",
     "POSITION_FORMAT", "MAX_BOUT", "Rules",

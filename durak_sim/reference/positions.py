@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from ..cards import beats, card_rank, card_str, card_suit, parse_card, parse_suit
+from ..cards import beats, card_rank, card_str, card_suit, mask_cards, parse_card, parse_suit
 from ..observation import PHASE_ATTACK, PHASE_DEFEND, PHASE_LEAD, PHASE_OPEN, PHASE_SWAP
 from ..rules import Rules
 from .core import (
@@ -22,6 +22,25 @@ from .core import (
 )
 
 POSITION_FORMAT = "durak-sim/position/1"
+
+
+def endgame_position(game) -> dict:
+    """The position of a reference game in which at most two seats still play, as
+    ``durak-sim solve`` reads it (docs/position.md): the ruleset, the seats out, the defender
+    and the lead only when they are not the default game's."""
+    d = {"format": POSITION_FORMAT, "trump": "SCDH"[game.trump_suit],
+         "hands": [[card_str(c) for c in mask_cards(h)] for h in game.hands],
+         "stock": [card_str(c) for c in game.stock], "attacker": game.attacker,
+         "table": [[card_str(a), card_str(b) if b >= 0 else None] for a, b in game.table],
+         "taking": bool(game.taking), "bout_limit": game.bout_limit if game.table else None}
+    if not game.rules.is_default:
+        d["rules"] = game.rules.to_dict()
+        if game.out:
+            d["out"] = list(game.out)
+            d["defender"] = game.defender
+        if game.phase == PHASE_LEAD:
+            d["lead"] = True
+    return d
 
 
 def _is_int(x) -> bool:
