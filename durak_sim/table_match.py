@@ -131,8 +131,9 @@ def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
     ``score`` (its share of the meetings finished ahead, ties half), that share as an
     ``elo`` difference, and the ``places`` it finished ahead on average, with 95%
     intervals that take each deal's seatings as one cluster (paired: the same deals in
-    every seating)."""
-    from .clustered import normal_interval, ratio_variance
+    every seating): Wilson's at the effective sample size for the share (it stays within
+    0 and 1), a normal one for the places."""
+    from .clustered import normal_interval, ratio_variance, wilson_design
     from .stats import elo_from_score
 
     if c.h2h is None:
@@ -147,7 +148,7 @@ def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
             meet = h[1]
             if meet == 0:
                 continue
-            s_lo, s_hi = normal_interval(h[0] / 2 / meet, ratio_variance(
+            s_lo, s_hi = wilson_design(h[0] / 2, meet, ratio_variance(
                 h[0] / 2, meet, h[4], h[5], h[3], c.clusters))
             p_lo, p_hi = normal_interval(h[2] / meet, ratio_variance(
                 h[2], meet, h[6], h[7], h[3], c.clusters))

@@ -72,9 +72,15 @@ def test_head_to_head_is_counted_from_the_records(played):
     h = rows[("easy", "random")]
     assert h["meetings"] == sum(m) == 60 * 4 * 2
     s = sum(score.values()) / sum(m)
-    half = 1.959964 * np.sqrt(_cluster_var([score[d] for d in deals], m))
-    assert (h["score"], h["score_lo"], h["score_hi"]) == pytest.approx((s, s - half, s + half),
-                                                                       rel=1e-5)
+    # Wilson's interval (score interval of a proportion) at the effective sample size
+    # n_eff = s(1 - s) / var, written out here from its textbook formula
+    z = 1.959964
+    n_eff = s * (1 - s) / _cluster_var([score[d] for d in deals], m)
+    centre = (s + z * z / (2 * n_eff)) / (1 + z * z / n_eff)
+    half = z / (1 + z * z / n_eff) * np.sqrt(s * (1 - s) / n_eff + z * z / (4 * n_eff ** 2))
+    assert (h["score"], h["score_lo"], h["score_hi"]) == pytest.approx(
+        (s, centre - half, centre + half), rel=1e-5)
+    assert 0 <= h["score_lo"] < s < h["score_hi"] <= 1
     assert h["elo"] == pytest.approx(float(elo_from_score(s)))
     assert h["places"] == pytest.approx(sum(ahead.values()) / sum(m))
     assert summary.to_dict()["head_to_head"][0]["a"] == "normal"
