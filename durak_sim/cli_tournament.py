@@ -29,7 +29,8 @@ def _command_line() -> str:
 @click.command("tournament")
 @click.argument("strategies", nargs=-1, metavar="[STRATEGY ...]")
 @click.option("--gauntlet", metavar="NAME", default=None,
-              help="Play NAME against each of the other strategies instead of a round robin.")
+              help="Play NAME against each of the other strategies instead of a round robin "
+                   "(no strategies listed: every other built-in level, expert included).")
 @click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=None,
               help=f"Deal indices 0..N-1 per pairing (line-up), each played in every seating "
                    f"(two players: twice, the seats swapped).  [default: {DEFAULT_DEALS}]")
@@ -70,7 +71,7 @@ def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, 
                        progress, scheduler, worker_wait, forfeit, engine_timeout, rules_spec,
                        plugins):
     """Play every pairing of STRATEGY ... (default: random, easy, normal and hard; expert
-    only when named) over the same
+    only when named, or in a --gauntlet that lists no field) over the same
     seeded deals, store every game, and write a report.
 
     Each pairing plays deal indices 0..N-1, each twice with the seats swapped. With
