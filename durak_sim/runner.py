@@ -42,8 +42,9 @@ from .storage import (INT_COLUMNS, Manifest, StorageError, chunk_file, entry_key
 #: games are heavy-tailed (benchmarks/RESULTS.md, 2026-12-04: the default tournament's play
 #: 34-42 s at 2 s, 55-57 s at 0.5 s; four players, 50 deals of the four levels, 56 s and 74 s)
 BLOCK_SECONDS = 2.0
-#: deals of a line-up's first block (its speed is unknown), and the growth per block at most
-FIRST_BLOCK, GROWTH = 16, 8
+#: games of a line-up's first block (its speed is unknown: 16 deal pairs at two players, one
+#: deal in its 24 seatings at four), and the growth per block at most
+FIRST_BLOCK_GAMES, GROWTH = 32, 8
 #: a chunk being played is saved (as a partial chunk) after this many seconds of its play
 PARTIAL_SECONDS = 2.0
 #: chunks played but not yet stored, at most (the kernel does not wait for storage)
@@ -52,7 +53,10 @@ STORE_QUEUE = 3
 
 class Stopped(Exception):
     """Ctrl-C stopped the play, or a failing cluster did (the message says what happened);
-    everything played is saved."""
+    everything played is saved. ``played``: what the session played (:class:`Played`), set
+    by :func:`play`."""
+
+    played = None
 
 
 class StoreFailed(OSError):
@@ -86,10 +90,16 @@ class BlockSizer:
     """Deals per kernel call, so that a call takes about ``BLOCK_SECONDS`` of play: from
     the speed over every call so far (one deal of a slow pairing may take a hundred times
     its median, so the last call alone would mislead), growing at most ``GROWTH`` times a
-    call from a small first one, and never more than ``most``."""
+    call from a small first one (``FIRST_BLOCK_GAMES`` games: of ``games_per_deal`` each, at
+    least one deal), and never more than ``most``.
 
-    def __init__(self, most: int | None = None):
-        self.size = FIRST_BLOCK if most is None else min(FIRST_BLOCK, most)
+    >>> BlockSizer().size, BlockSizer(games_per_deal=24).size, BlockSizer(4, most=5).size
+    (16, 1, 5)
+    """
+
+    def __init__(self, games_per_deal: int = 2, most: int | None = None):
+        first = max(1, FIRST_BLOCK_GAMES // games_per_deal)
+        self.size = first if most is None else min(first, most)
         self.most = most
         self.deals, self.seconds = 0, 0.0
 
@@ -430,7 +440,7 @@ class _Lineup:
         self.parts: list = []         # games of the current chunk so far
         self.saved = 0                # of them, deals already in a partial chunk
         self.since_save = 0.0         # play seconds since the last save of the chunk
-        self.sizer = BlockSizer()
+        self.sizer = BlockSizer(seatings)
         self.partials = partials
         self._enter_chunk()
 
@@ -569,6 +579,9 @@ def play(out: Path, config, manifest: Manifest, threads, progress: bool, console
                     play_local(out, config, manifest, threads, board, stop, played, store,
                                strats, partials)
             store.finish()
+    except Stopped as exc:
+        exc.played = played
+        raise
     finally:
         try:
             store.finish()

@@ -356,7 +356,7 @@ def run_table_match(lineup: list[str], *, deals: int, seed: int = 1, rules: Rule
     strats = resolve_strategies(lineup)
     names = list(dict.fromkeys(s.name for s in strats))
     per = series_deals or (rules.players if swap else 1)
-    sizer = BlockSizer(most=max(1, RECORD_BLOCK // per) if records is not None else None)
+    sizer = BlockSizer(per, most=max(1, RECORD_BLOCK // per) if records is not None else None)
     counts, seconds, compile_s, decisions, played = None, 0.0, 0.0, 0, 0
     unit = "series" if series_deals else "deals"
     board = Board(f"{' '.join(s.name for s in strats)}: {deals:,} {unit}, seed {seed}",

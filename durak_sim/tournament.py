@@ -435,6 +435,8 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
         prefetcher = None
         stored = Manifest.load(out)
         result.chunks_done = len(stored.done & wanted)
+        if exc.played is not None:
+            _take_played(result, exc.played)
         try:
             _write_timing(out, result, t_start)
         except (OSError, StorageError):  # pragma: no cover - a courtesy, never an error
@@ -446,14 +448,19 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
         if prefetcher is not None:
             # never fork (the report's drawing processes) while it may hold an import lock
             prefetcher.join()
+    _take_played(result, played)
+    result.chunks_done = len(manifest.done & wanted)
+    result.complete = result.chunks_done == total_chunks
+    return result
+
+
+def _take_played(result: TournamentResult, played) -> None:
+    """The session's counts and times (``runner.Played``) into ``result``."""
     result.deals_played = played.deals
     result.games_played = played.games
     result.kernel_seconds = played.kernel_seconds
     result.compile_seconds = played.compile_seconds
     result.chunk_counts = played.chunk_counts
-    result.chunks_done = len(manifest.done & wanted)
-    result.complete = result.chunks_done == total_chunks
-    return result
 
 
 

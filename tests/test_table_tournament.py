@@ -217,7 +217,7 @@ def test_threads_chunking_and_a_stop_with_resume_give_the_same_bytes(tmp_path, m
         return got
 
     monkeypatch.setattr(runner, "play_deals", stop_after_four)
-    monkeypatch.setattr(runner, "FIRST_BLOCK", 40)
+    monkeypatch.setattr(runner, "FIRST_BLOCK_GAMES", 40 * 6)   # 40 deals
     monkeypatch.setattr(runner, "GROWTH", 1)
     with pytest.raises(TournamentInterrupted):
         run_tournament(field, 300, 9, tmp_path / "d", 1, progress=False, rules=rules,
@@ -226,6 +226,10 @@ def test_threads_chunking_and_a_stop_with_resume_give_the_same_bytes(tmp_path, m
     assert [c["deal_lo"] for c in stored.chunks] == [0]
     assert [(p["deal_lo"], p["played_hi"], p["rows"]) for p in stored.partials] == \
         [(100, 120, 20 * 6)]
+    # the interrupted session's timing counts what it played
+    session = json.loads((tmp_path / "d" / "timing.json").read_text())["sessions"][-1]
+    assert (session["deals_played"], session["games_played"]) == (120, 120 * 6)
+    assert session["kernel_seconds"] > 0 and not session["complete"]
     monkeypatch.setattr(runner, "play_deals", real)
     res = run_tournament(resume=True, out=tmp_path / "d", progress=False)
     assert res.complete and res.deals_played == 180

@@ -362,7 +362,7 @@ def test_an_error_while_playing_keeps_every_finished_deal(tmp_path, monkeypatch)
     out = tmp_path / "t"
     with monkeypatch.context() as m:
         m.setattr(runner, "play_deals", failing_at_300)
-        m.setattr(runner, "FIRST_BLOCK", 50)   # blocks of 50 deals
+        m.setattr(runner, "FIRST_BLOCK_GAMES", 100)   # blocks of 50 deals
         m.setattr(runner, "GROWTH", 1)
         with pytest.raises(RuntimeError, match="kernel failed"):
             run_tournament(["random", "easy"], 1000, 1, out, 1, progress=False,
