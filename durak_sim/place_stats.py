@@ -17,7 +17,9 @@ Prior: as the two-player ratings add one virtual drawn game to every pairing, ev
 strategies that met at a table get one virtual choice between the two of them that each won
 half of: a strategy that always won still gets a finite rating. Ratings are
 ``400 log10 pi`` (the Elo scale), field mean 0; 95% intervals are percentiles of the fits
-to the deal bootstrap's resamples (:mod:`durak_sim.place_counts`), the prior in each.
+to the deal bootstrap's resamples (:mod:`durak_sim.place_counts`), the prior in each. A
+resample that drew no game (every deal weighted 0: likely only with a handful of deals)
+holds no data, only the prior: it is left out of the intervals, not taken as a fit of 0.
 
 >>> import numpy as np
 >>> sets = [(1, 1)]                                 # two strategies, one table of two
@@ -146,7 +148,9 @@ def pl_ratings(tally, conf: float = 0.95, fits: dict | None = None) -> pd.DataFr
     set_n = np.vstack([tally.set_n + pn, tally.boot_pl[:, k:] + pn])[:, keep_sets]
     elo = np.vstack([elo_of(plackett_luce(wins[i:i + 100], set_n[i:i + 100], m))
                      for i in range(0, len(wins), 100)])
-    lo, hi = np.quantile(elo[1:], [0.5 - 0.5 * conf, 0.5 + 0.5 * conf], axis=0)
+    empty = tally.boot_pl[:, :k].sum(axis=1) == 0      # resamples that drew no game
+    elo[1:][empty] = np.nan
+    lo, hi = _quantiles(elo[1:], conf)
     if fits is not None:
         fits.update({tally.names[i]: elo[:, j] for j, i in enumerate(present)})
     return pd.DataFrame({"strategy": pd.Series([tally.names[i] for i in present], dtype=object),

@@ -267,6 +267,25 @@ def test_head_to_head_of_a_hand_made_chunk_is_counted_as_by_hand():
     assert h.elo_lo <= h.elo <= h.elo_hi
 
 
+def test_resamples_that_drew_no_game_are_left_out_of_the_rating_intervals():
+    """With two deals, about e**-2 of the resamples weight both 0: they hold only the prior,
+    whose fit is 0 for every strategy; counted, they pinned interval ends at 0."""
+    cfg, t = _hand_tally()
+    w = poisson_weights(3, np.array([0, 1]))
+    empty = w.sum(axis=1) == 0
+    assert 0.05 < empty.mean() < 0.25
+    fits: dict = {}
+    r = ps.pl_ratings(t, fits=fits).set_index("strategy")
+    for name in ("easy", "random"):
+        boot = fits[name][1:]
+        assert np.isnan(boot[empty]).all() and np.isfinite(boot[~empty]).all()
+        lo, hi = np.quantile(boot[~empty], [0.025, 0.975])
+        assert (r.loc[name, "lo"], r.loc[name, "hi"]) == pytest.approx((lo, hi))
+    h = ps.head_to_head(t, ["easy", "random"], fits).iloc[0]
+    diff = (fits["easy"] - fits["random"])[1:][~empty]
+    assert (h.elo_lo, h.elo_hi) == pytest.approx(tuple(np.quantile(diff, [0.025, 0.975])))
+
+
 def test_team_choices_stop_at_the_losing_team_and_team_results_are_counted():
     cfg = make_config(["random", "easy", "random", "easy"], deals=1, seed=1,
                       rules=Rules(variant="teams"))
