@@ -151,6 +151,22 @@ class Rules:
                 | FLAG_SWAP * self.trump_six_swap
                 | FLAG_NEIGHBOURS * (self.throw_in_scope == "neighbours" and not self.prostoy))
 
+    def same_game(self, other: "Rules") -> bool:
+        """The same game under another name or spelling: the same table, hand size and
+        ``flags`` (all the engines read), e.g. ``perevodnoy`` with ``--teams`` and ``teams``
+        with ``--transfer``.
+
+        >>> teams = Rules(variant="teams", transfer=True)
+        >>> teams.same_game(Rules(variant="perevodnoy", players=4, teams=True))
+        True
+        >>> Rules(players=4).same_game(Rules(players=4, throw_in="all"))
+        True
+        >>> Rules(players=4).same_game(Rules(players=4, throw_in="neighbours"))
+        False
+        """
+        return (self.players, self.hand_size, self.flags) == \
+            (other.players, other.hand_size, other.flags)
+
     @property
     def is_default(self) -> bool:
         return self == Rules()

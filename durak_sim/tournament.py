@@ -198,7 +198,11 @@ def _config_differences(stored: TournamentConfig, asked: dict) -> list[str]:
         have = getattr(stored, key)
         if key == "strategies":
             have, value = list(have), list(value)
-        if have != value:
+        if key == "rules":   # the same game under another name is the same tournament
+            if not have.same_game(value):
+                diffs.append(f"rules {have.tag} (asked {value.tag}: the rules options of a "
+                             f"resume give the whole ruleset, or leave them out)")
+        elif have != value:
             diffs.append(f"{key} {have} (asked {value})")
     return diffs
 

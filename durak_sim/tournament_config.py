@@ -343,7 +343,9 @@ def _check_field(names: list, rules: Rules, gauntlet: bool) -> None:
         if names.count(n) > 1 and not one_lineup:
             more = (f" (a strategy may sit more than once only in a field of exactly "
                     f"{players}, one line-up)" if players > 2 else "")
-            raise UserError(f"strategy {n!r} is listed twice{more}")
+            times = {2: "twice", 3: "three times"}.get(names.count(n),
+                                                     f"{names.count(n)} times")
+            raise UserError(f"strategy {n!r} is listed {times}{more}")
     if len(names) < 2:
         raise UserError(f"a tournament needs at least two strategies, got "
                         f"{len(names)} ({', '.join(names) or 'none'})")

@@ -193,6 +193,30 @@ def test_an_unfinished_four_player_tournament_grows_to_the_same_tables(tmp_path,
     assert Manifest.load(tmp_path / "g").config["grown_from"] == [150]
 
 
+def test_a_resume_takes_the_same_game_under_another_name_and_refuses_another(tmp_path):
+    out = tmp_path / "t"
+    rules = Rules(variant="teams", players=4, transfer=True)
+    run_tournament(["easy", "random", "easy", "random"], 3, 2, out, 1, progress=False,
+                   chunk_deals=2, rules=rules)
+    whole = files(out, games=False)
+    m = Manifest.load(out)
+    m.chunks = m.chunks[:1]        # as if stopped after the first chunk
+    m.save(out)
+    # the same game named as perevodnoy with teams: resumed, stored under its first name
+    res = invoke("tournament", "--resume", out, "--rules", "perevodnoy", "--teams",
+                 "--players", 4, "--no-progress")
+    assert res.returncode == 0, res.stderr
+    assert len(Manifest.load(out).chunks) == 2
+    assert Manifest.load(out).config["rules"] == rules.to_dict()
+    assert files(out, games=False) == whole
+    # the teams game without transfers is another tournament: refused, nothing changed
+    before = files(out)
+    assert_one_line_error(invoke("tournament", "--resume", out, "--rules", "teams",
+                                 "--players", 4, "--no-progress"),
+                          "another tournament", "teams-4p-6+transfer", "asked teams-4p-6")
+    assert files(out) == before
+
+
 def test_threads_chunking_and_a_stop_with_resume_give_the_same_bytes(tmp_path, monkeypatch):
     field, rules = ["random", "easy", "easy", "random"], Rules(players=4)
     a = run_tournament(field, 300, 9, tmp_path / "a", 1, progress=False, rules=rules,
