@@ -272,8 +272,8 @@ class TableSummary:
         out["head_to_head"] = self.head_to_head()
         if self.rules.teams:
             out["teams"] = {"lost": c.team_lost.tolist(), "draws": c.team_draws}
-        if self.series_deals is not None:
-            out["series_deals"] = self.series_deals
+        if self.series_deals is not None:   # as the options say: --series N of --deals K
+            out["series"], out["deals"] = self.deals, self.series_deals
         if self.interrupted_of is not None:
             out["interrupted_of"] = self.interrupted_of
         return _plain(out)

@@ -123,6 +123,9 @@ def test_replay_of_a_series_deal_is_that_deal_of_the_series(tmp_path):
                    "random,easy,random", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == last
+    summary = json.loads(run_cli("series", "random", "easy", "random", "--deals", "3",
+                                 "--series", "2", "--seed", "5", "--json").stdout)
+    assert (summary["series"], summary["deals"], summary["games"]) == (2, 3, 6)
 
 
 def test_bench_times_a_larger_table():
