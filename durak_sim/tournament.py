@@ -219,8 +219,16 @@ def _resume_config(out: Path, manifest: Manifest, strategies, deals, seed, chunk
         raise UserError(f"cannot resume {out}: it was played under rules version "
                         f"{manifest.config.get('rules_version')}, this durak-sim implements "
                         f"version {RULES_VERSION}")
-    for p in (plugins or stored.plugins):
-        load_plugin(p)
+    if plugins:
+        for p in plugins:
+            load_plugin(p)
+    for p in [] if plugins else stored.plugins:
+        try:
+            load_plugin(p)
+        except ValueError as exc:   # a relative path from another folder, say
+            raise UserError(f"{exc} (as {out}'s manifest stores it, relative to the folder "
+                            f"the tournament was started in): give it with --plugin PATH"
+                            ) from None
     asked = {}
     if strategies or gauntlet is not None:
         asked_cfg = make_config(strategies, deals=stored.deals, seed=stored.seed,

@@ -155,3 +155,22 @@ def test_a_reports_reproduce_command_runs_as_printed(tmp_path):
     assert proc.returncode == 0, proc.stderr
     for name in ("strategies.csv", "pairings.csv"):
         assert (again / name).read_bytes() == (first / name).read_bytes(), name
+
+
+def test_a_resume_from_another_folder_asks_for_a_relative_plugin_path(tmp_path):
+    """A manifest keeps a plugin's path as given; resumed from elsewhere, the line says to
+    give it with --plugin, and with it the tournament goes on."""
+    start = tmp_path / "start"
+    start.mkdir()
+    (start / "mine.py").write_text(Path(CLASSIC[1]).read_text())
+    proc = run_cli("tournament", "classiconly", "random", "--deals", "4", "--chunk", "2",
+                   "--plugin", "mine.py", "--out", "t", "--no-progress", cwd=start)
+    assert proc.returncode == 0, proc.stderr
+    out = start / "t"
+    proc = run_cli("tournament", "--resume", str(out), "--deals", "6", "--no-progress",
+                   cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "mine.py" in proc.stderr and "--plugin PATH" in proc.stderr
+    proc = run_cli("tournament", "--resume", str(out), "--deals", "6", "--plugin",
+                   str(start / "mine.py"), "--no-progress", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
