@@ -26,10 +26,8 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
     count. Each timed run is one kernel call (blocks would add a wait for the slower thread
     at every block's end). ``board``: a :class:`durak_sim.progress.Board` to keep up to
     date (a row per thread count, keyed by it)."""
-    import numba
-
     from . import __version__
-
+    from .kernel.threads import numba_version, thread_limit
     from .limits import MAX_BENCH_DEALS
 
     if not 1 <= deals <= MAX_BENCH_DEALS:
@@ -41,8 +39,8 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
         raise UserError("bench times the numba kernel: every strategy must be numba-compiled")
     threads = list(threads) if threads else sorted({1, cpu_count()})
     for n_threads in threads:
-        if not 1 <= n_threads <= numba.config.NUMBA_NUM_THREADS:
-            raise UserError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {n_threads}")
+        if not 1 <= n_threads <= thread_limit():
+            raise UserError(f"threads must be in 1..{thread_limit()}, got {n_threads}")
     t = time.perf_counter()
     play_games(strats, seed=seed, deals=range(1), swap=False, threads=1, rules=rules)
     compile_s = time.perf_counter() - t
@@ -71,7 +69,7 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
             "decisions_per_deal": round(decisions / deals, 3),
             "compile_s": round(compile_s, 4),
             "cpus": cpu_count(), "machine": platform.machine(), "python": platform.python_version(),
-            "numba": numba.__version__, "durak_sim": __version__, "numpy": np.__version__,
+            "numba": numba_version(), "durak_sim": __version__, "numpy": np.__version__,
         }
 
 

@@ -191,8 +191,7 @@ def _worker_threads(host_slots: dict) -> int:
     """Kernel threads of one task: this machine's cores shared among the task slots of
     every worker on it (``host_slots``: host -> slots, as the client saw them; a worker
     that joined later counts its own)."""
-    import numba
-
+    from .kernel.threads import thread_limit
     from .play import cpu_count
 
     try:
@@ -203,7 +202,7 @@ def _worker_threads(host_slots: dict) -> int:
         slots = host_slots.get(get_address_host(worker.address), worker.state.nthreads)
     except (ImportError, ValueError, AttributeError):  # pragma: no cover - not in a worker
         slots = 1
-    return max(1, min(numba.config.NUMBA_NUM_THREADS, cpu_count() // max(1, int(slots))))
+    return max(1, min(thread_limit(), cpu_count() // max(1, int(slots))))
 
 
 class Cluster:

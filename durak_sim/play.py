@@ -234,13 +234,13 @@ def game_schedule(deals: Iterable[int], players: int, swap: bool) -> tuple[np.nd
 
 
 def _set_threads(threads: int | None) -> int:
-    import numba
+    from .kernel.threads import set_threads, thread_limit
 
-    limit = numba.config.NUMBA_NUM_THREADS
+    limit = thread_limit()
     t = cpu_count() if threads is None else int(threads)
     if not 1 <= t <= limit:
         raise UserError(f"threads must be in 1..{limit}, got {threads}")
-    numba.set_num_threads(t)
+    set_threads(t)
     return t
 
 

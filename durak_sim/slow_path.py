@@ -120,16 +120,16 @@ def find_failure(call, strats, deals, rots, exc) -> Exception:
     """The error of a kernel call that a strategy broke: the first failing game (or series)
     found by halving the batch (the games are the same whatever the batch), then told by the
     reference engine, which calls the same ``decide`` from Python and sees its exception."""
-    import numba
+    from .kernel.threads import get_threads, set_threads
 
     # one thread: an exception raised in a worker thread of a parallel call can be seen
     # again by that thread's next call, which would make the search below point elsewhere
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
+    threads = get_threads()
+    set_threads(1)
     try:
         return _find_failure(call, strats, deals, rots, exc)
     finally:
-        numba.set_num_threads(threads)
+        set_threads(threads)
 
 
 def _find_failure(call, strats, deals, rots, exc) -> Exception:

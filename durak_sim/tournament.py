@@ -165,9 +165,9 @@ class TournamentResult:
 def _check_threads(threads: int | None) -> None:
     if threads is None:
         return
-    import numba
+    from .kernel.threads import thread_limit
 
-    limit = numba.config.NUMBA_NUM_THREADS
+    limit = thread_limit()
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
             or not 1 <= threads <= limit:
         raise UserError(f"threads must be in 1..{limit}, got {threads!r}")

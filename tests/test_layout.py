@@ -1,0 +1,39 @@
+"""House rules of the source tree, checked: the public layers do not import numba (only the
+kernel and the compiled strategies do), and no module grows far past 600 lines."""
+import ast
+from pathlib import Path
+
+import durak_sim
+
+PACKAGE = Path(durak_sim.__file__).parent
+ROOT = PACKAGE.parent
+
+
+def _modules():
+    return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _imports(path: Path) -> set:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_only_the_kernel_and_the_strategies_import_numba():
+    kernel = PACKAGE / "kernel"
+    offenders = [str(p.relative_to(PACKAGE)) for p in _modules()
+                 if kernel not in p.parents and p.parent.name != "strategies"
+                 and "numba" in _imports(p)]
+    assert offenders == []
+
+
+def test_no_module_is_much_over_600_lines():
+    sources = _modules() + sorted((ROOT / "strategies").glob("*.py")) \
+        if (ROOT / "strategies").is_dir() else _modules()
+    long = {str(p): n for p in sources
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 650}
+    assert long == {}
