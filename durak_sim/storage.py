@@ -474,7 +474,8 @@ class Manifest:
         """Read ``out/manifest.json``; :class:`StorageError` if absent or not ours."""
         path = Path(out) / MANIFEST
         if not path.is_file():
-            raise StorageError(f"no tournament in {out} ({MANIFEST} not found)")
+            why = "is not a file" if path.exists() else "not found"
+            raise StorageError(f"no tournament in {out} ({MANIFEST} {why})")
         try:
             d = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
@@ -504,6 +505,8 @@ def _entry_problem(c, partial: bool) -> str | None:
     if not isinstance(c, dict):
         return "not a JSON object"
     lineup = "lineup" in c
+    if not lineup and "pairing" not in c:
+        return "missing its line-up (lineup, or pairing at two players)"
     keys = {"lineup" if lineup else "pairing", "deal_lo", "deal_hi", "file", "rows", "sha256"}
     keys |= {"played_hi"} if partial else set()
     if keys - set(c):
