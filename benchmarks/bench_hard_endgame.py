@@ -24,7 +24,8 @@ two-player endgames of every table, ``strategies/hard.py``):
 * hard's own search reports whether its node cap (``strategies/hard.py`` ``NODE_CAP``) was
   hit: ``cap_hits`` counts those decisions (target: under 0.1% of endgame decisions), with
   ``cap_hit_rate_ci95`` (bootstrap over whole deals: hits cluster in a deal's endgame) and
-  ``deals_with_cap_hits``;
+  ``deals_with_cap_hits``; ``by_cards``: ``[cards, decisions, cap_hits]`` per count of the
+  cards left in play (both hands and the table), where the search's limits lie;
 * the decision is timed (``decide`` alone).
 
 The line names the ruleset (``rules``). ``--dump-capped FILE`` writes the position of every capped decision (before hard's move) to
@@ -126,7 +127,7 @@ def run(args: tuple) -> dict:
     out = {"games": 0, "endgame_decisions": 0, "cap_hits": 0, "kept": 0, "left": 0,
            "left_uncapped": 0, "unverified": 0, "hard_wins": 0, "hard_durak": 0, "times": [],
            "left_examples": [], "deal_decisions": [], "deal_caps": [], "capped_positions": [],
-           "decisions": []}
+           "decisions": [], "by_cards": {}}
     for deal in range(lo, hi):
         decisions0, caps0 = out["endgame_decisions"], out["cap_hits"]
         for hard_seat in ([deal % n] if rotate else range(n)):
@@ -160,6 +161,11 @@ def run(args: tuple) -> dict:
                     out["endgame_decisions"] += 1
                     out["times"].append(dt)
                     out["cap_hits"] += capped
+                    cards = sum(map(len, position["hands"])) + sum(
+                        c is not None for pair in position["table"] for c in pair)
+                    row = out["by_cards"].setdefault(cards, [0, 0])
+                    row[0] += 1
+                    row[1] += capped
                     stamp += 1
                     after = _value(game, seats, tt, stamp, verify_cap, stats)
                     if before is None or after is None:
@@ -256,12 +262,19 @@ def main(argv=None) -> int:
     deal_decisions = np.concatenate([np.array(r["deal_decisions"], np.int64)
                                      for r in results])
     n = max(1, total["endgame_decisions"])
+    by_cards: dict = {}
+    for r in results:
+        for cards, (dec, caps) in r["by_cards"].items():
+            row = by_cards.setdefault(cards, [0, 0])
+            row[0] += dec
+            row[1] += caps
     line = {"bench": "hard-endgame", "rules": Rules.from_dict(rules).tag,
             "opponent": args.opponent, "seed": args.seed,
             "deals": args.deals, "rotate": args.rotate, **total,
             "cap_hit_rate": round(total["cap_hits"] / n, 6),
             "cap_hit_rate_ci95": rate_interval(deal_caps, deal_decisions),
             "deals_with_cap_hits": int((deal_caps > 0).sum()),
+            "by_cards": [[c, *by_cards[c]] for c in sorted(by_cards)],
             "hard_win_rate": round(total["hard_wins"] / max(1, total["games"]), 5),
             "hard_durak_rate": round(total["hard_durak"] / max(1, total["games"]), 5),
             "endgame_mean_ms": round(float(times.mean()), 4) if len(times) else None,

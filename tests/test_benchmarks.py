@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -40,6 +41,10 @@ def test_hard_endgame_benchmark_checks_every_endgame_decision(tmp_path):
     lo, hi = line["cap_hit_rate_ci95"]
     assert 0 <= lo <= line["cap_hit_rate"] <= hi <= 1
     assert line["deals_with_cap_hits"] <= min(10, line["cap_hits"])
+    by_cards = np.array(line["by_cards"])     # [cards, decisions, caps] per cards left
+    assert by_cards[:, 1].sum() == line["endgame_decisions"]
+    assert by_cards[:, 2].sum() == line["cap_hits"]
+    assert (np.diff(by_cards[:, 0]) > 0).all() and (by_cards[:, 0] <= 36).all()
     # one position (spec/position.md, for durak-sim solve) per capped decision
     from durak_sim.position import Position
 
