@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .errors import UserError
-from .limits import MAX_INDEX
+from .limits import MAX_ENGINE_TIMEOUT, MAX_INDEX
 
 
 def load_plugins(plugins) -> None:
@@ -26,7 +26,7 @@ seed_option = click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=
 threads_option = click.option("--threads", type=click.IntRange(1), default=None,
                               help="Threads (default: all cores).")
 engine_timeout_option = click.option(
-    "--engine-timeout", type=click.FloatRange(0, min_open=True), default=None,
+    "--engine-timeout", type=click.FloatRange(0, MAX_ENGINE_TIMEOUT, min_open=True), default=None,
     metavar="SECONDS", help="Time limit of an external engine's decision (strategy "
                             "engine:PATH; docs/engine-protocol.md).  [default: 5]")
 
@@ -49,7 +49,11 @@ def check_output_file(path: Path, force: bool, option: str) -> None:
 
 
 def apply_engine_settings(timeout) -> None:
-    if timeout is not None:
-        from .external import configure
+    """The command's ``--engine-timeout``, else a valid ``DURAK_SIM_ENGINE_TIMEOUT``
+    (a bad one is refused in one line)."""
+    from .external import check_env_timeout, configure
 
+    if timeout is not None:
         configure(timeout=timeout)
+    else:
+        check_env_timeout()

@@ -10,7 +10,8 @@ import click
 
 from .cli_rules import rules_options
 from .errors import ExitNow, UserError
-from .limits import MAX_INDEX
+from .cli_options import apply_engine_settings
+from .limits import MAX_ENGINE_TIMEOUT, MAX_INDEX
 
 RUNS_DIR = Path("reports/runs")
 
@@ -83,7 +84,8 @@ def _lineup(ai: str | None, rules_spec: dict):
 @click.option("--force", is_flag=True, help="Replace an existing --record file.")
 @click.option("--color/--no-color", default=True, show_default=True,
               help="Colours (on a terminal that has them; NO_COLOR is honoured too).")
-@click.option("--engine-timeout", type=click.FloatRange(0, min_open=True), default=None,
+@click.option("--engine-timeout", type=click.FloatRange(0, MAX_ENGINE_TIMEOUT, min_open=True),
+              default=None,
               metavar="SECONDS", help="Time limit of an external engine's decision.")
 @click.option("--engine", "game_engine", type=click.Choice(["reference", "kernel"]),
               default="reference", hidden=True,
@@ -111,10 +113,7 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
     from .records import write_records
 
     load_plugins(plugins)
-    if engine_timeout is not None:
-        from .external import configure
-
-        configure(timeout=engine_timeout)
+    apply_engine_settings(engine_timeout)
     rules, ais = _lineup(ai, rules_spec)
     if advisor is not None:
         from .play import check_supported, resolve_strategies

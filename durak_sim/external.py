@@ -37,11 +37,14 @@ import time
 from dataclasses import dataclass
 
 from .errors import StrategyFailure, UserError
+from .limits import MAX_ENGINE_TIMEOUT
 
 PROTOCOL = 1
 PREFIX = "engine:"
 #: seconds an engine may take to answer one ``decide`` (``--engine-timeout``)
 DEFAULT_TIMEOUT = 5.0
+#: the environment variable that sets it where a command is given no --engine-timeout
+ENV_TIMEOUT = "DURAK_SIM_ENGINE_TIMEOUT"
 #: seconds it may take to start and answer ``hello``: at least this, else the decision limit
 STARTUP_TIMEOUT = 10.0
 #: seconds given to a ``quit`` before the process group is killed
@@ -69,13 +72,29 @@ class Settings:
 
 
 def _env_timeout() -> float:
-    """``DURAK_SIM_ENGINE_TIMEOUT`` (seconds), for commands without ``--engine-timeout``
-    (``tournament``); else ``DEFAULT_TIMEOUT``."""
+    """``DURAK_SIM_ENGINE_TIMEOUT`` (seconds) where a command gets no ``--engine-timeout``;
+    else (or when it is not a valid limit: :func:`check_env_timeout` refuses that)
+    ``DEFAULT_TIMEOUT``."""
     try:
-        value = float(os.environ.get("DURAK_SIM_ENGINE_TIMEOUT", DEFAULT_TIMEOUT))
+        value = float(os.environ.get(ENV_TIMEOUT, DEFAULT_TIMEOUT))
     except ValueError:
         return DEFAULT_TIMEOUT
-    return value if value > 0 else DEFAULT_TIMEOUT
+    return value if 0 < value <= MAX_ENGINE_TIMEOUT else DEFAULT_TIMEOUT
+
+
+def check_env_timeout() -> None:
+    """One line (``UserError``) when ``DURAK_SIM_ENGINE_TIMEOUT`` is set but not a number of
+    seconds in (0, ``MAX_ENGINE_TIMEOUT``]."""
+    raw = os.environ.get(ENV_TIMEOUT)
+    if raw is None:
+        return
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= MAX_ENGINE_TIMEOUT:
+        raise UserError(f"{ENV_TIMEOUT} must be a number of seconds in (0, "
+                        f"{MAX_ENGINE_TIMEOUT:g}], got {raw!r}")
 
 
 SETTINGS = Settings(timeout=_env_timeout())
@@ -88,8 +107,9 @@ def configure(timeout: float | None = None, rules=None) -> None:
     """The per-decision time limit and the ruleset every engine started from now on is
     told (a command sets them from its options)."""
     if timeout is not None:
-        if not timeout > 0:
-            raise UserError(f"--engine-timeout must be positive, got {timeout}")
+        if not 0 < timeout <= MAX_ENGINE_TIMEOUT:
+            raise UserError(f"--engine-timeout must be in (0, {MAX_ENGINE_TIMEOUT:g}] seconds, "
+                            f"got {timeout}")
         SETTINGS.timeout = float(timeout)
     if rules is not None:
         SETTINGS.rules = rules
@@ -469,7 +489,10 @@ def resolve_answer(line: bytes, obs, codes: list[int], texts: list[str]) -> int 
         return value if value in codes else -1
     if not isinstance(value, str):
         return None
-    words = " ".join(value.split())
+    parts = value.split()
+    # case does not matter (docs/engine-protocol.md): the verb as written in lower case,
+    # the cards in upper
+    words = " ".join(parts[:1] and [parts[0].lower()] + [w.upper() for w in parts[1:]])
     try:
         code, target = parse_action(words)
     except ValueError:

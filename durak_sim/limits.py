@@ -13,6 +13,8 @@ is checked against these before anything is played or written (the CLI shows the
 * ``bench`` times one kernel call per run, whose result rows (136 bytes a deal) are held in
   memory: at most ``MAX_BENCH_DEALS`` deals a run.
 * Game records are JSON Lines of about 1.5 kB a game: at most ``MAX_RECORD_DEALS`` deals.
+* An external engine's time limit a decision: at most ``MAX_ENGINE_TIMEOUT`` seconds (a day;
+  the operating system's timers take no more).
 """
 from __future__ import annotations
 
@@ -26,3 +28,4 @@ MAX_RECORD_DEALS = 1_000_000
 MAX_NODES = 1 << 62
 #: deals of one series (R9): the kernel plays a series in one go, its rows held together
 MAX_SERIES_DEALS = 10_000
+MAX_ENGINE_TIMEOUT = 86_400.0

@@ -309,8 +309,8 @@ def test_answers_are_resolved_to_legal_codes():
     obs, codes = g.observation(), g.legal_actions()
     texts = legal_texts(obs, codes)
     c, t = codes[1], texts[1]
-    for answer in (json.dumps({"action": c}), str(c), t, t.lower(), json.dumps(t),
-                   json.dumps({"action": t})):
+    for answer in (json.dumps({"action": c}), str(c), t, t.lower(), t.upper(), t.title(),
+                   json.dumps(t.upper()), json.dumps({"action": t.swapcase()})):
         assert resolve_answer(answer.encode(), obs, codes, texts) == c, answer
     assert resolve_answer(b"take", obs, codes, texts) == -1      # an action, not legal
     assert resolve_answer(b"999", obs, codes, texts) == -1
@@ -357,3 +357,20 @@ def test_a_tournament_forfeits_an_engines_failures_or_stops_in_one_line(tmp_path
     report = (tmp_path / "t2" / "report.md").read_text()
     assert f"Forfeits (`--forfeit`): {len(chunk['forfeits'])} games" in report
     assert "--forfeit --out DIR" in report
+
+
+@pytest.mark.parametrize("args, env, words", [
+    (["--engine-timeout", "inf"], None, ["--engine-timeout", "86400"]),
+    (["--engine-timeout", "1e10"], None, ["--engine-timeout"]),
+    ([], "abc", ["DURAK_SIM_ENGINE_TIMEOUT", "'abc'"]),
+    ([], "0", ["DURAK_SIM_ENGINE_TIMEOUT", "'0'"]),
+    ([], "inf", ["DURAK_SIM_ENGINE_TIMEOUT", "'inf'"]),
+])
+def test_an_engine_time_limit_out_of_range_is_one_line(monkeypatch, args, env, words):
+    from cli_errors import invoke
+
+    if env is not None:
+        monkeypatch.setenv("DURAK_SIM_ENGINE_TIMEOUT", env)
+    for command in (["match", f"engine:{EXAMPLE}", "easy", "--deals", "2"],
+                    ["replay", "--seed", "1", "--deal", "0", "--seats", f"engine:{EXAMPLE},easy"]):
+        assert_one_line_error(invoke(*command, *args), *words)
