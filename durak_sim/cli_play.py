@@ -156,8 +156,12 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
         screen.say(line)
     screen.say(f"record: {path}  (durak-sim replay --record {path})")
     if status == "over":
-        screen.say(f"the deal again: durak-sim play --seed {seed} --deal {deal}"
-                   + "".join(f" {a}" for a in rules.cli_args()))
+        import shlex
+
+        names = [a.name for a in ais]
+        ai_arg = names[0] if len(set(names)) == 1 else ",".join(names)
+        screen.say(f"the deal again: durak-sim play --seed {seed} --deal {deal} --ai "
+                   f"{shlex.quote(ai_arg)}" + "".join(f" {a}" for a in rules.cli_args()))
     sys.stdout.flush()
     if status == "interrupted":
         raise ExitNow(130)

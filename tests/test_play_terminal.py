@@ -64,13 +64,17 @@ def human_moves(record):
     return moves
 
 
-def play_scripted(tmp_path, args, moves, name="game.jsonl"):
+def play_scripted(tmp_path, args, moves, name="game.jsonl", tail=None):
+    """Play ``moves`` as seat 0; the record (``tail``, a list: gets what was printed after
+    the record's line)."""
     child = spawn([*args, "--record", name], tmp_path)
     for move in moves:
         child.expect_exact(PROMPT)
         child.sendline(move)
     child.expect(r"record: (\S+)")
     assert finish(child) == 0, child.before
+    if tail is not None:
+        tail.append(child.before)
     (rec,) = read_records(tmp_path / name)
     return rec
 
@@ -100,10 +104,15 @@ def test_four_player_game_to_the_end(tmp_path):
     rules = Rules(players=4)
     lineup = ["easy", "easy", "random", "easy"]
     expected = play(3, 2, lineup, rules)
+    tail: list = []
     rec = play_scripted(tmp_path, ["--ai", "easy,random,easy", "--seed", "3", "--deal", "2"],
-                        human_moves(expected))
+                        human_moves(expected), tail=tail)
     same_but_seat0(rec, expected)
     assert "places" in rec["result"] and replay(rec) == rec["result"]
+    # the command it prints plays the same deal against the same AIs
+    assert "durak-sim play --seed 3 --deal 2 --ai easy,random,easy --rules podkidnoy --players 4" \
+        in \
+        " ".join(tail[0].split())
 
 
 def test_teams_game_is_played_and_replays(tmp_path):
