@@ -268,7 +268,15 @@ def replay(seed, deal, series_index, seats, record_file, as_json, engine_timeout
     if record_file is not None:
         from .cli_play import show_records
 
-        show_records(record_file, deal, as_json)
+        extra = [o for o, v in (("--seed", seed), ("--seats", seats)) if v is not None]
+        extra += ["rules options"] if any(v is not None for v in rules_spec.values()) else []
+        if extra:
+            raise UserError(f"--record shows the games of a file as recorded: "
+                            f"{', '.join(extra)} {'does' if len(extra) == 1 else 'do'} not apply "
+                            f"(--deal and --series pick games)")
+        if series_index is not None and deal is None:
+            raise UserError("--series with --record needs --deal (the deal of that series)")
+        show_records(record_file, deal, as_json, series_index)
         return
     missing = [o for o, v in (("--seed", seed), ("--deal", deal), ("--seats", seats))
                if v is None]

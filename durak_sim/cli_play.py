@@ -182,30 +182,42 @@ def render_any(rec: dict) -> str:
     record with ``"unfinished": true``), the actions played and where it stopped."""
     from .replay import render_record
 
-    if not rec.get("unfinished"):
+    if not rec.get("unfinished") and "forfeit" not in rec:
         from .reference import replay
 
         replay(rec)   # a finished record must replay to its result (one line if not)
     return render_record(rec)
 
 
-def show_records(path: Path, deal: int | None, as_json: bool) -> None:
-    """``durak-sim replay --record FILE [--deal I]``: each record of the file (of deal I)."""
+def show_records(path: Path, deal: int | None, as_json: bool,
+                 series: int | None = None) -> None:
+    """``durak-sim replay --record FILE [--deal I]``: each record of the file (of deal I;
+    with ``series``, deal I of that series: a series record's own ``deal`` is its series'
+    index). A game stopped midway (``play``'s quit) or forfeited (``--forfeit``) is shown up
+    to where it ended."""
     from .records import dumps, read_records
 
     if not path.is_file():
         raise UserError(f"--record {path}: no such file")
     shown = 0
-    for rec in read_records(path):
-        if deal is not None and rec.get("deal") != deal:
+    for i, rec in enumerate(read_records(path)):
+        if series is not None:
+            if rec.get("series") != {"series": series, "deal": deal}:
+                continue
+        elif deal is not None and rec.get("deal") != deal:
             continue
-        if shown:
+        try:
+            text = dumps(rec) if as_json else render_any(rec)
+        except ValueError as exc:    # (RecordError) the record does not replay
+            raise UserError(f"{path}: record {i + 1}: {exc}") from None
+        if shown and not as_json:
             click.echo("")
-        click.echo(dumps(rec) if as_json else render_any(rec))
+        click.echo(text)
         shown += 1
     if not shown:
-        raise UserError(f"{path} holds no record" + (f" of deal {deal}" if deal is not None
-                                                     else ""))
+        what = (f" of deal {deal} of series {series}" if series is not None else
+                f" of deal {deal}" if deal is not None else "")
+        raise UserError(f"{path} holds no record{what}")
 
 
 __all__ = ["play_command", "engine_example_command", "show_records", "render_any"]

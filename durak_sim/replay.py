@@ -158,6 +158,11 @@ def render_record(rec: dict) -> str:
     if rec.get("unfinished") or res is None:
         lines.append(f"unfinished: stopped after {len(rec['actions'])} actions")
         return "\n".join(lines)
+    forfeit = rec.get("forfeit")
+    if isinstance(forfeit, dict):
+        lines.append(f"{who(forfeit.get('seat', -1)) if forfeit.get('seat') in range(n) else 'a seat'}"
+                     f" forfeited after {len(rec['actions'])} actions ({forfeit.get('kind')}: "
+                     f"{forfeit.get('detail')}), scored as its loss")
     if res["outcome"] == "draw":
         places = res.get("places")
         tied = [s for s in range(n) if places and places[s] == max(places)] if places \

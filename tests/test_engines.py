@@ -244,6 +244,12 @@ def test_forfeit_on_the_command_line(tmp_path):
     recs = list(read_records(tmp_path / "f.jsonl"))
     assert all(r["forfeit"]["seat"] == r["result"]["durak"] for r in recs)
     assert all(r["forfeit"]["kind"] == "garbage" for r in recs)
+    # replay --record shows each forfeited game up to its forfeit, every one of the file
+    shown = run("replay", "--record", "f.jsonl", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.count("forfeited after") == 4
+    assert run("replay", "--record", "f.jsonl", "--json", cwd=tmp_path).stdout == \
+        (tmp_path / "f.jsonl").read_text()
     text = run("match", "engine:bad.py garbage", "easy", "--deals", "2", "--no-progress",
                "--forfeit", cwd=tmp_path)
     assert "forfeits: 4 games scored as losses" in text.stdout

@@ -126,6 +126,12 @@ def test_replay_of_a_series_deal_is_that_deal_of_the_series(tmp_path):
     summary = json.loads(run_cli("series", "random", "easy", "random", "--deals", "3",
                                  "--series", "2", "--seed", "5", "--json").stdout)
     assert (summary["series"], summary["deals"], summary["games"]) == (2, 3, 6)
+    # --record --series J --deal K: that deal of that series, as in the seed mode
+    shown = run_cli("replay", "--record", str(out), "--series", "1", "--deal", "2", "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert [json.loads(x) for x in shown.stdout.splitlines()] == [last]
+    assert_one_line_error(run_cli("replay", "--record", str(out), "--seed", "5"),
+                          "--seed does not apply")
 
 
 def test_bench_times_a_larger_table():
