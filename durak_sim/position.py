@@ -65,6 +65,9 @@ class Position:
     lead: bool = False
     seats: tuple[int, int] = (0, 1)
     out: tuple[int, ...] = ()
+    #: per seat of the table, the card ids known to be in its hand (R6.1), or empty: the
+    #: search does not need them (every card is known to it); expert's advice does
+    known: tuple[tuple[int, ...], ...] = ()
 
     def __post_init__(self):
         _validate(self)
@@ -198,6 +201,8 @@ class Position:
             d["defender"] = self.seats[self.defender]
         if self.lead:
             d["lead"] = True
+        if self.known:
+            d["known"] = [[card_str(c) for c in sorted(k)] for k in self.known]
         return d
 
     def to_json(self) -> str:
@@ -438,7 +443,8 @@ def _from_table_dict(d: dict, rules: Rules) -> Position:
     table = tuple((a, -1 if x is None else x) for a, x in p["table"])
     return Position(p["trump_suit"], hands, tuple(p["stock"]), 0 if p["attacker"] == lo else 1,
                     table, bool(p["taking"]), p["bout_limit"] if table else None, rules,
-                    p["phase"] == PHASE_LEAD, (lo, hi), tuple(p["out"]))
+                    p["phase"] == PHASE_LEAD, (lo, hi), tuple(p["out"]),
+                    tuple(tuple(sorted(k)) for k in p["known"]) if any(p["known"]) else ())
 
 
 def cards_mask_list(cards) -> int:

@@ -338,3 +338,13 @@ def test_solve_expert_advises_from_the_seat_s_view(tmp_path):
     first, second = (json.loads(x) for x in res.output.strip().splitlines())
     assert first["advisor"] == "expert" and len(first["moves"]) == 6
     assert second["value"] == -1
+    # the cards known to be in the other hand (R6.1) reach expert's view
+    from durak_sim.cards import cards_mask, parse_card
+    from durak_sim.observation import O_KNOWN
+    from durak_sim.reference import ReferenceGame
+
+    pk = Position.from_dict(dict(a, known=[[], ["TS", "7D"]]))
+    assert pk.to_dict()["known"] == [[], ["7D", "TS"]]
+    assert Position.from_dict(pk.to_dict()) == pk
+    obs = ReferenceGame.from_position(pk.to_dict()).observation(0)
+    assert obs[O_KNOWN + 1] == cards_mask([parse_card("TS"), parse_card("7D")])
