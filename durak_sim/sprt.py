@@ -66,6 +66,8 @@ from durak_sim.stats import NELO_PER_T, PAIR_SCORES, elo_from_score, score_from_
 
 REGULARIZE = 1e-3   # pairs put into an empty pentanomial cell (fishtest LLRcalc.regularize)
 STATUSES = ("H0", "H1", "continue")
+#: the hypotheses' Elo lie within +-MAX_ELO (a score of 1 - 1e-5 at 2,000: far past any test)
+MAX_ELO = 2000.0
 
 
 # --------------------------------------------------------------------------------------
@@ -412,6 +414,10 @@ class SPRT:
             raise ValueError(f"model must be 'logistic' or 'normalized', got {model!r}")
         if not elo0 < elo1:
             raise ValueError(f"need elo0 < elo1, got {elo0}, {elo1}")
+        if not -MAX_ELO <= elo0 < elo1 <= MAX_ELO:
+            # past it a score is 0 or 1 in floating point: no distribution has that mean
+            raise ValueError(f"elo0 and elo1 must lie within -{MAX_ELO:g}..{MAX_ELO:g}, got "
+                             f"{elo0}, {elo1}")
         if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1):
             raise ValueError(f"need 0 < alpha, beta and alpha + beta < 1, got {alpha}, {beta}")
         self.elo0, self.elo1 = float(elo0), float(elo1)

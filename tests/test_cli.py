@@ -28,6 +28,9 @@ def run_cli(*args):
     (["replay", "--seed", "1", "--deal", "-3", "--seats", "easy,random"], ["--deal"]),
     (["nosuchcommand"], ["nosuchcommand"]),
     (["match", "easy", "random", "--plugin", "no_such_file.py"], ["plugin"]),
+    (["match", "easy", "random", "--sprt", "0", "inf"], ["SPRT", "-2000..2000"]),
+    (["match", "easy", "random", "--sprt", "-1e308", "0"], ["SPRT", "-2000..2000"]),
+    (["match", "easy", "random", "--sprt", "5", "0"], ["SPRT", "elo0 < elo1"]),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words):
     assert_one_line_error(run_cli(*args), *words)
