@@ -39,6 +39,12 @@ class Group(click.Group):
                 sys.stderr.flush()
                 os._exit(exc.code)
             sys.exit(exc.code)
+        except BrokenPipeError:
+            # the reader of stdout went away (``| head``): no message to write anywhere, and
+            # stdout pointed at nothing, so the interpreter's last flush raises nothing
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(1)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.Abort:

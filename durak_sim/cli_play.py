@@ -3,6 +3,7 @@ and the record files ``durak-sim replay --record FILE`` shows: thin click layers
 :mod:`durak_sim.human`, :mod:`durak_sim.engines` and :mod:`durak_sim.replay`."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -127,8 +128,15 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
         path.parent.mkdir(parents=True, exist_ok=True)
     check_output_file(path, force, "--record")
     prepare(ais, kernel=False)   # a cold compile is announced before the deal, not in it
-    console = Console(highlight=False, soft_wrap=True, emoji=False,
-                      no_color=not color or None)
+    class PipeConsole(Console):
+        def on_broken_pipe(self) -> None:
+            # rich exits at once; raise instead, so that the record is written first
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise BrokenPipeError("stdout closed")
+
+    console = PipeConsole(highlight=False, soft_wrap=True, emoji=False,
+                          no_color=not color or None)
     from .cards import RANK_DISPLAY
 
     screen = Screen(console, ATLASNYE if card_style == "atlasnye" else RANK_DISPLAY)
@@ -141,7 +149,7 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
         status = "quit"
     except KeyboardInterrupt:
         status = "interrupted"
-    except StrategyFailure:
+    except (StrategyFailure, BrokenPipeError):   # (stdout closed: | head, say)
         write_records(path, [session.record()])
         raise
     write_records(path, [session.record()])

@@ -450,3 +450,19 @@ def test_expert_hint_shows_its_search_per_move():
     lines = session.hint_lines(obs, codes)
     assert lines[0].startswith("hint: expert would play ") and "its search" in lines[0]
     assert len(lines) == 1 + len(codes) and "<- played" in "".join(lines)
+
+
+def test_a_closed_stdout_keeps_the_record(tmp_path):
+    """``durak-sim play ... | head -1``: the reader goes away at once; the game stops quietly
+    and its record (unfinished) is still written."""
+    import subprocess
+
+    proc = subprocess.Popen([*CLI, "play", "--ai", "easy", "--seed", "3", "--pace", "0",
+                             "--record", "r.jsonl"], cwd=tmp_path, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    _, err = proc.communicate(b"1\n" * 300, timeout=120)
+    assert proc.returncode == 1 and b"Traceback" not in err, err
+    (rec,) = read_records(tmp_path / "r.jsonl")
+    assert rec["unfinished"] is True and rec["seats"][0] == "human"
