@@ -111,6 +111,8 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
     cards = [parse_card_word(w) for w in words]
     if not words or len(words) > 2 or any(c is None for c in cards):
         bad = next((w for w, c in zip(words, cards) if c is None), text.strip())
+        if len(bad) > 40:       # (a pasted screenful is not echoed back)
+            bad = bad[:37] + "..."
         return Parsed("error", message=f"I do not understand {bad!r}: type a move's number "
                                        f"(1-{len(codes)}), a card like 7d or 10♦, or help")
     card = cards[0]
