@@ -72,8 +72,8 @@ def _lineup(ai: str | None, rules_spec: dict):
               help="Court cards as J Q K A, or as the atlas pack's В Д К Т.")
 @click.option("--hint", is_flag=True,
               help="Show the advice at each of your moves (type hint for it any time): the "
-                   "exact value of every move in the endgame of the two-player default game, "
-                   "else the --advisor's move.")
+                   "exact value of every move once you and one other seat are left with an "
+                   "empty stock (not prostoy, not teams), else the --advisor's move.")
 @click.option("--advisor", metavar="LEVEL", default=None,
               help="Whose move hint shows before the endgame (expert shows its search per "
                    "move).  [default: expert where it plays (the two-player default game), "

@@ -380,13 +380,14 @@ class PlaySession:
             self.screen.say(f"[cyan]{line}[/]")
 
     def hint_lines(self, obs, codes) -> list[str]:
-        """Advice: in a two-player empty-stock endgame the exact value of every legal move
+        """Advice: in a two-seat empty-stock endgame the exact value of every legal move
         (``durak_sim.solve``), otherwise what expert (else hard, else easy) would play in
         seat 0, with expert's search statistics per move where it searched."""
         values = endgame_values(self.game, codes, self.rules) if int(obs[O_STOCK]) == 0 \
             else None
         if values is not None:
-            words = {1: "you win", 0: "draw", -1: "you lose"}
+            words = {1: "you win", 0: "draw", -1: "you lose"} if self.rules.players == 2 \
+                else {1: "you go out", 0: "draw", -1: "you are the Durak"}
             best = max(v[0] for v in values.values())
             same = len(set(values.values())) == 1
             lines = ["hint (exact, perfect play by both from here on):"]

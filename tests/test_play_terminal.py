@@ -366,6 +366,39 @@ def test_endgame_hint_values_agree_with_the_solver():
     assert checked == 8
 
 
+@pytest.mark.parametrize("rules", [Rules(variant="perevodnoy"), Rules(variant="podkidnoy-full"),
+                                   Rules(players=4), Rules(variant="perevodnoy", players=3)])
+def test_endgame_hint_values_at_the_other_tables_agree_with_the_solver(rules):
+    """Once seat 0 is one of two seats left with an empty stock, each legal move's value is
+    the solver's value of the position after it, and the best is the position's own."""
+    from durak_sim.human import endgame_values
+    from durak_sim.position import Position
+    from durak_sim.reference import endgame_position as game_position
+    from durak_sim.solve import solve
+
+    def two_left_with_me(g):
+        left = [s for s in range(rules.players) if s not in g.out]
+        return not g.stock and left == [0, left[1]] and len(g.legal_actions()) > 1 and \
+            sum(h.bit_count() for h in g.hands) <= 10
+
+    checked = 0
+    for seed in range(30):
+        try:
+            g = _game_at(two_left_with_me, seed=seed, rules=rules)
+        except AssertionError:
+            continue
+        codes = g.legal_actions()
+        values = endgame_values(g, codes, rules)
+        root = solve(Position.from_dict(game_position(g)))
+        assert root.exact and all(lo == hi for lo, hi in values.values())
+        assert max(v for v, _ in values.values()) == root.value
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+    assert endgame_values(g, codes, Rules(variant="prostoy", players=rules.players)) is None
+
+
 def _session(seed, deal, rules, ai, policy):
     """A PlaySession in-process (no terminal): ``policy(prompt, session)`` answers."""
     import io
