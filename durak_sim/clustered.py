@@ -90,6 +90,25 @@ def wilson_design(hits, n, var, conf: float = 0.95):
     return wilson_interval(k_eff, n_eff, conf)
 
 
+def bounded_interval(mean, var, n, low: float, high: float, conf: float = 0.95):
+    """The interval of a mean of ``n`` values within ``[low, high]`` (a mean place in 1..N,
+    places ahead in -(N-1)..N-1): :func:`wilson_design` of the mean rescaled to 0..1, at the
+    effective sample size of its variance ``var``, mapped back. It stays within the bounds,
+    is about the normal interval when the sample is large, and is not of zero width when
+    the values did not vary (it then takes ``n`` as the sample size), nor undefined when the
+    variance is (one deal: NaN).
+
+    >>> lo, hi = bounded_interval(1.0, 0.0, 12, 1, 4)   # always first out, 12 seat-games
+    >>> float(lo), round(float(hi), 4)    # 1 + 3 x Wilson's upper end for 0 of 12: 0.2425
+    (1.0, 1.7275)
+    """
+    width = float(high - low)
+    p = (np.asarray(mean, float) - low) / width
+    lo, hi = wilson_design(p * np.asarray(n, float), n, np.asarray(var, float) / width ** 2,
+                           conf)
+    return low + width * np.asarray(lo), low + width * np.asarray(hi)
+
+
 def normal_interval(mean, var, conf: float = 0.95):
     """``mean -+ z sqrt(var)`` (NaN where ``var`` is NaN). Vectorised."""
     import scipy.special
@@ -99,5 +118,5 @@ def normal_interval(mean, var, conf: float = 0.95):
     return np.asarray(mean, float) - half, np.asarray(mean, float) + half
 
 
-__all__ = ["cluster_sums", "normal_interval", "per_deal_squares", "ratio_variance",
+__all__ = ["bounded_interval", "cluster_sums", "normal_interval", "per_deal_squares", "ratio_variance",
            "wilson_design"]

@@ -199,8 +199,9 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
           f"effective sample size of the deals: the games of one deal share its cards, so "
           f"the deal, not the seat-game, is the independent unit (the rate's variance over "
           f"deals; seat rotations make it smaller than independent games would for a "
-          f"strong strategy, larger for a weak one); mean place (1 first out, {n} the "
-          f"Durak) with a deal-bootstrap 95% interval.")
+          f"strong strategy, larger for a weak one); mean place (1 first out, "
+          + ("the seats of the losing team share the last place" if cfg.rules.teams
+             else f"{n} the Durak") + ") with a deal-bootstrap 95% interval.")
     places = "/".join(str(p) for p in range(1, n + 1))
     doc.table(["strategy", "version", "seat-games", "first out % [95% CI]",
                "Durak % [95% CI]", "draw % [95% CI]", "mean place [95% CI]",
@@ -252,7 +253,9 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
     doc.p(f"Durak and first-out rates by seat, and by position after the first attacker "
           f"((seat - first attacker) mod {n}: 0 is the first attacker, 1 its defender), "
           f"Wilson 95% intervals with the deals as clusters; without an advantage each "
-          f"rate is 1/{n} ({100 / n:.2f}%) less the draws.")
+          + (f"Durak (team lost) rate is 1/2 (50.00%) and each first-out rate 1/{n} "
+             f"({100 / n:.2f}%), less the draws." if cfg.rules.teams else
+             f"rate is 1/{n} ({100 / n:.2f}%) less the draws."))
     heads = ["games", "Durak % [95% CI]", "first out % [95% CI]", "mean place"]
     doc.table(["seat", *heads], _positions_rows(t["seats"], "seat"))
     doc.table(["after the first attacker", *heads],

@@ -133,7 +133,7 @@ def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
     intervals that take each deal's seatings as one cluster (paired: the same deals in
     every seating): Wilson's at the effective sample size for the share (it stays within
     0 and 1), a normal one for the places."""
-    from .clustered import normal_interval, ratio_variance, wilson_design
+    from .clustered import bounded_interval, ratio_variance, wilson_design
     from .stats import elo_from_score
 
     if c.h2h is None:
@@ -150,15 +150,19 @@ def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
                 continue
             s_lo, s_hi = wilson_design(h[0] / 2, meet, ratio_variance(
                 h[0] / 2, meet, h[4], h[5], h[3], c.clusters))
-            p_lo, p_hi = normal_interval(h[2] / meet, ratio_variance(
-                h[2], meet, h[6], h[7], h[3], c.clusters))
+            p_lo, p_hi = bounded_interval(h[2] / meet, ratio_variance(
+                h[2], meet, h[6], h[7], h[3], c.clusters), meet, 1 - c.players, c.players - 1)
             score, places = h[0] / 2 / meet, h[2] / meet
             if x > y:    # seen from a, the later of the two in the names
                 score, s_lo, s_hi = 1 - score, 1 - s_hi, 1 - s_lo
                 places, p_lo, p_hi = -places, -p_hi, -p_lo
-            e, e_lo, e_hi = (float(elo_from_score(np.clip(v, 1e-6, 1 - 1e-6)))
+            # a share of 0 or 1 has no finite Elo: it shows the bound 400 log10(4m + 1) of
+            # m meetings (as a two-player sweep's paired Elo does), marked as a bound
+            edge = 1 / (4 * meet + 2)
+            e, e_lo, e_hi = (float(elo_from_score(np.clip(v, edge, 1 - edge)))
                              for v in (score, s_lo, s_hi))
             rows.append({"a": a, "b": b, "meetings": int(meet), "score": float(score),
+                         "elo_bound": bool(score <= edge or score >= 1 - edge),
                          "score_lo": float(s_lo), "score_hi": float(s_hi), "elo": e,
                          "elo_lo": e_lo, "elo_hi": e_hi, "places": float(places),
                          "places_lo": float(p_lo), "places_hi": float(p_hi)})
@@ -168,7 +172,9 @@ def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
 def head_to_head_line(r: dict) -> str:
     """``normal vs easy: ahead in 61.20% [..] of 2,400 meetings, +78.4 Elo [..], ...``."""
     return (f"{r['a']} vs {r['b']}: ahead in {100 * r['score']:.2f}% [{100 * r['score_lo']:.2f}"
-            f", {100 * r['score_hi']:.2f}] of {r['meetings']:,} meetings, {r['elo']:+.1f} Elo "
+            f", {100 * r['score_hi']:.2f}] of {r['meetings']:,} meetings, "
+            f"{'≥ ' if r.get('elo_bound') and r['elo'] > 0 else '≤ ' if r.get('elo_bound') else ''}"
+            f"{r['elo']:+.1f} Elo "
             f"[{r['elo_lo']:+.1f}, {r['elo_hi']:+.1f}], {r['places']:+.3f} places "
             f"[{r['places_lo']:+.3f}, {r['places_hi']:+.3f}]")
 
@@ -180,7 +186,7 @@ def place_table(c: PlaceCounts):
     (:mod:`durak_sim.clustered`), else each seat-game as a trial."""
     import pandas as pd
 
-    from .clustered import normal_interval, ratio_variance, wilson_design
+    from .clustered import bounded_interval, ratio_variance, wilson_design
     from .stats import wilson_interval
 
     rows = []
@@ -208,7 +214,7 @@ def place_table(c: PlaceCounts):
         else:
             q = c.clus[i]
             var = ratio_variance(mean * g, g, q[7], q[8], q[0], c.clusters)
-        lo, hi = normal_interval(mean, var)
+        lo, hi = bounded_interval(mean, var, g, 1, c.players)
         row.update({"mean_place": mean, "mean_place_lo": float(lo),
                     "mean_place_hi": float(hi)})
         for j in range(c.players):

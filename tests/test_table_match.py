@@ -46,10 +46,15 @@ def test_rates_and_mean_place_take_the_deal_as_the_cluster(played):
         n_eff = r * (1 - r) / _cluster_var(x, m)
         assert (t.loc[name, "first_lo"], t.loc[name, "first_hi"]) == \
             pytest.approx(wilson_interval(r * n_eff, n_eff))
+        # the mean place (1..4) rescaled to 0..1, Wilson's interval at its effective sample
+        # size, mapped back
         mean = sum(p) / sum(m)
-        half = 1.959964 * np.sqrt(_cluster_var(p, m))
+        q = (mean - 1) / 3
+        n_q = q * (1 - q) / (_cluster_var(p, m) / 9)
+        lo, hi = wilson_interval(q * n_q, n_q)
         assert (t.loc[name, "mean_place_lo"], t.loc[name, "mean_place_hi"]) == \
-            pytest.approx((mean - half, mean + half), rel=1e-5)
+            pytest.approx((1 + 3 * lo, 1 + 3 * hi), rel=1e-5)
+        assert 1 <= t.loc[name, "mean_place_lo"] < mean < t.loc[name, "mean_place_hi"] <= 4
 
 
 def test_head_to_head_is_counted_from_the_records(played):
@@ -84,3 +89,23 @@ def test_head_to_head_is_counted_from_the_records(played):
     assert h["elo"] == pytest.approx(float(elo_from_score(s)))
     assert h["places"] == pytest.approx(sum(ahead.values()) / sum(m))
     assert summary.to_dict()["head_to_head"][0]["a"] == "normal"
+
+
+@pytest.mark.parametrize("deals", [1, 3])
+def test_few_deals_give_finite_intervals_within_the_bounds(deals):
+    """One deal (no variance to measure) or a few in which nothing varied: every interval is
+    finite, holds its estimate, stays within the possible range and is not of zero width; a
+    share of 1 shows its Elo as the bound of its meetings, marked."""
+    s = run_table_match(["normal", "random", "random"], deals=deals, seed=3,
+                        rules=Rules(players=3))
+    for r in s.table.itertuples():
+        assert 1 <= r.mean_place_lo <= r.mean_place <= r.mean_place_hi <= 3
+        assert r.mean_place_hi > r.mean_place_lo
+    for h in s.head_to_head():
+        vals = [h[k] for k in ("score_lo", "score_hi", "places_lo", "places_hi", "elo",
+                               "elo_lo", "elo_hi")]
+        assert np.isfinite(vals).all()
+        assert -2 <= h["places_lo"] <= h["places"] <= h["places_hi"] <= 2
+        if h["score"] == 1:
+            m = h["meetings"]
+            assert h["elo_bound"] and h["elo"] == pytest.approx(400 * np.log10(4 * m + 1))
