@@ -206,8 +206,12 @@ def head_to_head(tally, order: Sequence[str], fits: dict | None = None,
                 diff = fits[a] - fits[b]
                 row["elo"] = diff[0]
                 intervals["elo"] = diff[1:]
+            met = _deals_of(tally, x, y)
+            ranges = {"score": (0, 1), "places": (1 - tally.players, tally.players - 1)}
             for name, v in intervals.items():
                 lo, hi = _quantiles(v[:, None], conf)
+                if name in ranges:
+                    lo, hi = _not_degenerate(lo, hi, row[name], met, *ranges[name], conf)
                 row[f"{name}_lo"], row[f"{name}_hi"] = float(lo[0]), float(hi[0])
             rows.append(row)
     columns = ["a", "b", "games", "ahead", "ties", "behind", "score", "score_lo", "score_hi",
@@ -258,8 +262,32 @@ def mean_place(tally, conf: float = 0.95) -> pd.DataFrame:
         mean = total / g
         ratio = boot[:, :k] / boot[:, k:]
     lo, hi = _quantiles(ratio, conf)
+    lo, hi = _not_degenerate(lo, hi, mean, [_deals_of(tally, i) for i in range(k)], 1,
+                             tally.players, conf)
     return pd.DataFrame({"strategy": pd.Series(tally.names, dtype=object), "mean_place": mean,
                          "mean_place_lo": lo, "mean_place_hi": hi})
+
+
+def _deals_of(tally, *codes: int) -> int:
+    """The deals of the line-ups that seat every strategy of ``codes``."""
+    return int(sum(tally.deals[li] for li, c in enumerate(tally.codes)
+                   if all(x in c.tolist() for x in codes)))
+
+
+def _not_degenerate(lo, hi, est, n_deals, low: float, high: float, conf: float):
+    """The bootstrap's percentile interval, except where it has no width (every resample
+    alike: one deal, or deals that all came out the same): there Wilson's interval on the
+    range ``low..high`` with the deals as the sample (:func:`durak_sim.clustered.
+    bounded_interval`), so that a handful of deals is never reported as certain."""
+    from .clustered import bounded_interval
+
+    lo, hi = np.array(lo, float, ndmin=1), np.array(hi, float, ndmin=1)
+    flat = ~(hi > lo) & np.isfinite(np.asarray(est, float))
+    if flat.any():
+        w_lo, w_hi = bounded_interval(est, np.nan, np.maximum(n_deals, 1), low, high, conf)
+        lo = np.where(flat, np.broadcast_to(w_lo, lo.shape), lo)
+        hi = np.where(flat, np.broadcast_to(w_hi, hi.shape), hi)
+    return lo, hi
 
 
 def _quantiles(x: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray]:
@@ -449,6 +477,7 @@ def convergence(tally, order: Sequence[str], conf: float = 0.95) -> pd.DataFrame
             mean = cum[:, i, 0] / cum[:, i, 1]
             ratio = boot[:, :, i] / boot[:, :, k + i]
         lo, hi = _quantiles(ratio.T, conf)
+        lo, hi = _not_degenerate(lo, hi, mean, tally.marks, 1, tally.players, conf)
         keep = done & np.isfinite(mean)
         frames.append(pd.DataFrame({"strategy": x, "deals": tally.marks[keep],
                                     "mean_place": mean[keep], "lo": lo[keep], "hi": hi[keep]}))

@@ -286,6 +286,26 @@ def test_resamples_that_drew_no_game_are_left_out_of_the_rating_intervals():
     assert (h.elo_lo, h.elo_hi) == pytest.approx(tuple(np.quantile(diff, [0.025, 0.975])))
 
 
+def test_one_deal_is_never_reported_as_certain():
+    """With one deal every bootstrap resample is alike; the mean place, head-to-head and
+    convergence intervals then fall back to Wilson's on their range with the deals as the
+    sample: finite, within the range, holding the estimate, not of zero width."""
+    from durak_sim.clustered import bounded_interval
+
+    _, t = _hand_tally(slice(0, 3))                     # deal 0 alone
+    mp = ps.mean_place(t).set_index("strategy")
+    for name in ("random", "easy"):
+        r = mp.loc[name]
+        assert 1 <= r.mean_place_lo < r.mean_place < r.mean_place_hi <= 3
+        assert (r.mean_place_lo, r.mean_place_hi) == pytest.approx(
+            tuple(float(x) for x in bounded_interval(r.mean_place, np.nan, 1, 1, 3)))
+    h = ps.head_to_head(t, ["easy", "random"]).iloc[0]
+    assert 0 <= h.score_lo < h.score < h.score_hi <= 1
+    assert -2 <= h.places_lo < h.places < h.places_hi <= 2
+    conv = ps.convergence(t, ["easy", "random"])
+    assert (conv["hi"] > conv["lo"]).all()
+
+
 def test_team_choices_stop_at_the_losing_team_and_team_results_are_counted():
     cfg = make_config(["random", "easy", "random", "easy"], deals=1, seed=1,
                       rules=Rules(variant="teams"))
