@@ -76,27 +76,37 @@ def ratio_variance(total, n, sxx, sxm, smm, deals):
     return float(var) if var.ndim == 0 else var
 
 
-def wilson_design(hits, n, var, conf: float = 0.95):
+def wilson_design(hits, n, var, conf: float = 0.95, units=None):
     """Wilson's interval for ``hits / n`` at the effective sample size of ``var`` (the
-    rate's variance; module docstring): ``n`` itself where ``var`` is not finite or not
-    positive, or the rate is 0 or 1. Vectorised like :func:`durak_sim.stats.wilson_interval`."""
+    rate's variance; module docstring). Where ``var`` is not finite or not positive, or the
+    rate is 0 or 1, the sample size is ``n``, or at most ``units`` when given: the number of
+    independent units (deals) behind the ``n`` trials, which then may all have gone alike
+    (the two partners of a team draw together). Vectorised like
+    :func:`durak_sim.stats.wilson_interval`.
+
+    >>> [round(float(b), 4) for b in wilson_design(0, 200, 0.0, units=100)]   # 0 of 100 deals
+    [0.0, 0.037]
+    """
     hits, n, var = (np.asarray(v, float) for v in (hits, n, var))
     with np.errstate(invalid="ignore", divide="ignore"):
         r = hits / n
         binom = r * (1 - r)
         usable = np.isfinite(var) & (var > 0) & (binom > 0)
-        n_eff = np.where(usable, binom / np.where(usable, var, 1.0), n)
-        k_eff = np.where(usable, r * n_eff, hits)
+        fallback = n if units is None else np.minimum(n, np.maximum(np.asarray(units, float),
+                                                                    1.0))
+        n_eff = np.where(usable, binom / np.where(usable, var, 1.0), fallback)
+        k_eff = np.where(np.isfinite(r), r * n_eff, hits)
     return wilson_interval(k_eff, n_eff, conf)
 
 
-def bounded_interval(mean, var, n, low: float, high: float, conf: float = 0.95):
+def bounded_interval(mean, var, n, low: float, high: float, conf: float = 0.95,
+                     units=None):
     """The interval of a mean of ``n`` values within ``[low, high]`` (a mean place in 1..N,
     places ahead in -(N-1)..N-1): :func:`wilson_design` of the mean rescaled to 0..1, at the
     effective sample size of its variance ``var``, mapped back. It stays within the bounds,
     is about the normal interval when the sample is large, and is not of zero width when
-    the values did not vary (it then takes ``n`` as the sample size), nor undefined when the
-    variance is (one deal: NaN).
+    the values did not vary (it then takes ``n``, or ``units`` when fewer, as the sample
+    size), nor undefined when the variance is (one deal: NaN).
 
     >>> lo, hi = bounded_interval(1.0, 0.0, 12, 1, 4)   # always first out, 12 seat-games
     >>> float(lo), round(float(hi), 4)    # 1 + 3 x Wilson's upper end for 0 of 12: 0.2425
@@ -105,7 +115,7 @@ def bounded_interval(mean, var, n, low: float, high: float, conf: float = 0.95):
     width = float(high - low)
     p = (np.asarray(mean, float) - low) / width
     lo, hi = wilson_design(p * np.asarray(n, float), n, np.asarray(var, float) / width ** 2,
-                           conf)
+                           conf, units)
     return low + width * np.asarray(lo), low + width * np.asarray(hi)
 
 

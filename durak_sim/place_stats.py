@@ -225,14 +225,15 @@ def head_to_head(tally, order: Sequence[str], fits: dict | None = None,
 # --------------------------------------------------------------------------------------
 # Places, seats, teams
 # --------------------------------------------------------------------------------------
-def _rate(out: dict, name: str, hits, n, var=None, conf: float = 0.95) -> None:
+def _rate(out: dict, name: str, hits, n, var=None, conf: float = 0.95, units=None) -> None:
     """Columns ``name``, ``name_rate``, ``name_lo``, ``name_hi``: Wilson, at the effective
-    sample size of the rate's variance ``var`` when given (:mod:`durak_sim.clustered`)."""
+    sample size of the rate's variance ``var`` when given (:mod:`durak_sim.clustered`;
+    ``units``: the deals behind the ``n`` games)."""
     from .clustered import wilson_design
 
     hits, n = np.asarray(hits), np.asarray(n)
     lo, hi = wilson_interval(hits, n, conf) if var is None else \
-        wilson_design(hits, n, var, conf)
+        wilson_design(hits, n, var, conf, units)
     with np.errstate(invalid="ignore", divide="ignore"):
         out.update({name: hits, f"{name}_rate": hits / n, f"{name}_lo": np.atleast_1d(lo),
                     f"{name}_hi": np.atleast_1d(hi)})
@@ -355,8 +356,10 @@ def strategy_table(tally, conf: float = 0.95) -> pd.DataFrame:
         t = t.drop(columns="score")
     rows = [tally.names.index(x) for x in t["strategy"]]
     var = _rate_variances(tally)[rows]
+    deals = [_deals_of(tally, i) for i in rows]
     for j, name in enumerate(("durak", "first", "draw")):
-        lo, hi = wilson_design(t[name].to_numpy(), t["games"].to_numpy(), var[:, j], conf)
+        lo, hi = wilson_design(t[name].to_numpy(), t["games"].to_numpy(), var[:, j], conf,
+                               deals)
         t[f"{name}_lo"], t[f"{name}_hi"] = np.atleast_1d(lo), np.atleast_1d(hi)
     mp = mean_place(tally, conf).set_index("strategy").loc[list(t["strategy"])]
     for c in ("mean_place", "mean_place_lo", "mean_place_hi"):
@@ -364,15 +367,17 @@ def strategy_table(tally, conf: float = 0.95) -> pd.DataFrame:
     return t
 
 
-def _positions_table(counts: np.ndarray, label: str, boot: np.ndarray) -> pd.DataFrame:
+def _positions_table(counts: np.ndarray, label: str, boot: np.ndarray,
+                     deals: int) -> pd.DataFrame:
     """Rows per seat (or position): games, Durak and first-out rates with Wilson intervals
     at the deals' effective sample size, mean place; ``counts`` (N, 4) games, lost, first
     out, place sum; ``boot`` (B, 2N + 1) the resampled games lost, first out, and games."""
     n = len(counts)
     out = {label: np.arange(n), "games": counts[:, 0]}
     games = boot[:, -1:]
-    _rate(out, "durak", counts[:, 1], counts[:, 0], _boot_var(boot[:, :n], games))
-    _rate(out, "first", counts[:, 2], counts[:, 0], _boot_var(boot[:, n:2 * n], games))
+    _rate(out, "durak", counts[:, 1], counts[:, 0], _boot_var(boot[:, :n], games), units=deals)
+    _rate(out, "first", counts[:, 2], counts[:, 0], _boot_var(boot[:, n:2 * n], games),
+          units=deals)
     with np.errstate(invalid="ignore", divide="ignore"):
         out["mean_place"] = counts[:, 3] / counts[:, 0]
     return pd.DataFrame(out)
@@ -381,14 +386,16 @@ def _positions_table(counts: np.ndarray, label: str, boot: np.ndarray) -> pd.Dat
 def seat_table(tally) -> pd.DataFrame:
     """Durak, first-out rate and mean place by seat."""
     n = tally.players
-    return _positions_table(tally.seat, "seat", tally.boot_pos[:, np.r_[0:2 * n, 4 * n]])
+    return _positions_table(tally.seat, "seat", tally.boot_pos[:, np.r_[0:2 * n, 4 * n]],
+                            int(tally.deals.sum()))
 
 
 def first_attacker_table(tally) -> pd.DataFrame:
     """The same by position after the first attacker: ``(seat - first attacker) mod N``
     (0: the first attacker, 1: its defender, ...)."""
     n = tally.players
-    return _positions_table(tally.rel, "position", tally.boot_pos[:, 2 * n:])
+    return _positions_table(tally.rel, "position", tally.boot_pos[:, 2 * n:],
+                            int(tally.deals.sum()))
 
 
 def lineup_label(key: Sequence[str]) -> str:
@@ -412,7 +419,7 @@ def lineup_table(tally, order: Sequence[str]) -> pd.DataFrame:
     var = _lineup_variances(tally, li, xi)
     for j, (name, hits) in enumerate((("durak", tally.lost), ("first", tally.first),
                                       ("draw", tally.drawn))):
-        _rate(out, name, hits[li, xi], g, var[:, j])
+        _rate(out, name, hits[li, xi], g, var[:, j], units=tally.deals[li])
     return pd.DataFrame(out)
 
 
@@ -441,7 +448,7 @@ def team_table(tally) -> pd.DataFrame:
     for name, j, xx in (("lost", 2, 1), ("draws", 3, 3)):
         hits = np.array([v[j] for _, v in rows], np.int64)
         _rate(out, name, hits, games, ratio_variance(hits, games, c[:, xx], c[:, xx + 1],
-                                                      c[:, 0], c[:, 5]))
+                                                      c[:, 0], c[:, 5]), units=c[:, 5])
     return pd.DataFrame(out)
 
 

@@ -149,9 +149,10 @@ def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
             if meet == 0:
                 continue
             s_lo, s_hi = wilson_design(h[0] / 2, meet, ratio_variance(
-                h[0] / 2, meet, h[4], h[5], h[3], c.clusters))
+                h[0] / 2, meet, h[4], h[5], h[3], c.clusters), units=c.clusters)
             p_lo, p_hi = bounded_interval(h[2] / meet, ratio_variance(
-                h[2], meet, h[6], h[7], h[3], c.clusters), meet, 1 - c.players, c.players - 1)
+                h[2], meet, h[6], h[7], h[3], c.clusters), meet, 1 - c.players, c.players - 1,
+                units=c.clusters)
             score, places = h[0] / 2 / meet, h[2] / meet
             if x > y:    # seen from a, the later of the two in the names
                 score, s_lo, s_hi = 1 - score, 1 - s_hi, 1 - s_lo
@@ -201,8 +202,8 @@ def place_table(c: PlaceCounts):
                 lo, hi = wilson_interval(k, g)
             else:
                 q = c.clus[i]
-                lo, hi = wilson_design(k, g, ratio_variance(k, g, q[1 + 2 * j], q[2 + 2 * j],
-                                                            q[0], c.clusters))
+                var = ratio_variance(k, g, q[1 + 2 * j], q[2 + 2 * j], q[0], c.clusters)
+                lo, hi = wilson_design(k, g, var, units=c.clusters)
             row.update({key: k, f"{key}_rate": k / g, f"{key}_lo": float(lo),
                         f"{key}_hi": float(hi)})
         p = np.arange(1, c.players + 1)
@@ -214,7 +215,8 @@ def place_table(c: PlaceCounts):
         else:
             q = c.clus[i]
             var = ratio_variance(mean * g, g, q[7], q[8], q[0], c.clusters)
-        lo, hi = bounded_interval(mean, var, g, 1, c.players)
+        lo, hi = bounded_interval(mean, var, g, 1, c.players,
+                                  units=c.clusters if c.clus is not None else None)
         row.update({"mean_place": mean, "mean_place_lo": float(lo),
                     "mean_place_hi": float(hi)})
         for j in range(c.players):
@@ -234,7 +236,8 @@ def seat_interval(c: PlaceCounts, s: int):
     if c.seat_clus is None:
         return wilson_interval(k, g)
     q = c.seat_clus[s]
-    return wilson_design(k, g, ratio_variance(k, g, q[1], q[2], q[0], c.clusters))
+    return wilson_design(k, g, ratio_variance(k, g, q[1], q[2], q[0], c.clusters),
+                         units=c.clusters)
 
 
 @dataclass

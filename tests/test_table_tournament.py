@@ -406,3 +406,20 @@ def test_a_stop_before_a_block_plays_no_deal():
     assert seatings.tolist() == list(range(6)) * 3 and sorted(cols) == sorted(
         ["outcome", "durak", "first_attacker", "bouts", "cards_left", "durak_team",
          "place0", "place1", "place2", "place3"])
+
+
+def test_a_rate_with_no_hits_takes_the_deals_as_its_sample(tmp_path):
+    """Teams: no draw in 20 deals (40 games, 80 seat-games of each strategy). Partners draw
+    together, so the deals are the independent units: the strategies' and the teams' draw
+    intervals both are Wilson's for 0 of 20."""
+    from durak_sim.stats import wilson_interval
+
+    res = run_tournament(["easy", "random", "easy", "random"], 20, 4, tmp_path / "t", 1,
+                         progress=False, rules=Rules(variant="teams", players=4))
+    assert res.complete
+    s = pd.read_csv(tmp_path / "t" / "strategies.csv")
+    t = pd.read_csv(tmp_path / "t" / "teams.csv")
+    assert (s["draw"] == 0).all() and (t["draws"] == 0).all()
+    hi = float(wilson_interval(0, 20)[1])
+    assert s["draw_hi"].tolist() == pytest.approx([hi] * len(s))
+    assert t["draws_hi"].tolist() == pytest.approx([hi] * len(t))
