@@ -427,7 +427,8 @@ def bradley_terry(games, n_boot: int = 1000, seed: int = 0,
     ``pi_x / (pi_x + pi_y)``; a draw counts as half a win for each side (the plain BT
     likelihood on points, not the Davidson / Rao-Kupper draw model), so for two strategies
     the rating gap equals :func:`elo_from_score` of the score. Maximum likelihood by
-    Hunter's MM algorithm (Hunter 2004, Ann. Stat. 32:384, eq. 3). ``rating = 400 log10 pi``
+    Newton's method (:func:`_bt_fit`; the same maximum as Hunter's MM algorithm, Hunter
+    2004, Ann. Stat. 32:384, in far fewer steps). ``rating = 400 log10 pi``
     anchored so that the ratings average 0: only differences mean anything, and an interval
     is the uncertainty relative to the field average.
 
