@@ -133,8 +133,14 @@ def report_command(folder):
     """Rebuild the tables, plots, report.md and report.html of the tournament stored in
     FOLDER from its stored games alone."""
     from .report import build_report, print_report
+    from .storage import DirectoryLock
 
-    print_report(build_report(folder))
+    if not Path(folder).is_dir():
+        raise UserError(f"no tournament folder {folder}")
+    # a tournament playing into the folder holds it: its report would be overwritten half
+    # way by the run's own (a mix of two reports)
+    with DirectoryLock(Path(folder)):
+        print_report(build_report(folder))
 
 
 __all__ = ["report_command", "tournament_command"]

@@ -325,13 +325,22 @@ def read_chunks(out: Path, chunks: Sequence[dict], verify: bool = True,
     import pyarrow.parquet as pq
 
     tables = []
+    again = f" (durak-sim tournament --resume {out} plays it again)"
     for c in chunks:
         path = Path(out) / c["file"]
         if not path.is_file():
-            raise StorageError(f"chunk file missing: {path}")
+            raise StorageError(f"chunk file missing: {path}{again}")
         if verify and sha256_file(path) != c["sha256"]:
-            raise StorageError(f"chunk file damaged (checksum differs): {path}")
-        t = pq.read_table(path, columns=list(columns) if columns is not None else None)
+            raise StorageError(f"chunk file damaged (checksum differs): {path}{again}")
+        try:
+            t = pq.read_table(path, columns=list(columns) if columns is not None else None)
+        except Exception as exc:   # (pyarrow's errors) a file damaged, or not a chunk
+            if sha256_file(path) != c["sha256"]:
+                raise StorageError(f"chunk file damaged (checksum differs): {path}{again}"
+                                   ) from None
+            raise StorageError(f"cannot read chunk file {path}: "
+                               f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+                               ) from None
         if t.num_rows != c["rows"]:
             raise StorageError(f"chunk file has {t.num_rows} rows, manifest says "
                                f"{c['rows']}: {path}")

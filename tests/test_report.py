@@ -200,6 +200,30 @@ def test_cli_report_of_a_missing_folder(tmp_path):
     assert res.exit_code == 2 and res.stderr.startswith("durak-sim: error: no tournament")
 
 
+def test_report_refuses_a_folder_a_tournament_is_writing_and_names_a_damaged_chunk(
+        finished, tmp_path):
+    """``report DIR`` while a tournament holds DIR: one line, nothing written (its report
+    would be overwritten half way by the run's own). A chunk damaged where its Parquet
+    reader stops first is named as damaged, with the way to repair it."""
+    import shutil
+
+    from cli_errors import assert_one_line_error, invoke
+    from durak_sim.storage import DirectoryLock
+
+    out = tmp_path / "t"
+    shutil.copytree(finished, out)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    with DirectoryLock(out):            # as a running tournament holds it
+        assert_one_line_error(invoke("report", out), "another durak-sim process", str(out))
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    chunk = out / Manifest.load(out).chunks[0]["file"]
+    data = bytearray(chunk.read_bytes())
+    data[100] ^= 0xFF                    # inside the first compressed page
+    chunk.write_bytes(bytes(data))
+    assert_one_line_error(invoke("report", out), "damaged (checksum differs)", chunk.name,
+                          "--resume")
+
+
 def test_a_field_of_three_gets_every_plot_and_a_pair_not_the_redundant_two(tmp_path):
     g = _example_games()
     h = g.replace({"random": "normal"})
