@@ -97,14 +97,15 @@ def count_places(batch, names: list) -> PlaceCounts:
     # the clusters: a deal's games (every seating), a series' deals
     di = np.unique(np.asarray(batch.deals), return_inverse=True)[1].ravel()
     n_d = int(di.max()) + 1 if len(di) else 0
-    clus, _ = per_deal_squares(di, n_d, who, k, lost, first, in_draw, places)
+    score = first.astype(np.int64) - lost.astype(np.int64)       # R9.2, per seat-game
+    clus, _ = per_deal_squares(di, n_d, who, k, lost, first, in_draw, places, score)
     seat_clus, _ = per_deal_squares(di, n_d, np.broadcast_to(seat, who.shape), n, lost, first)
     return PlaceCounts(
         names, n, np.bincount(flat, minlength=k).astype(np.int64), place_counts, by(lost),
         by(in_draw), by(first), np.full(n, len(batch), np.int64), lost.sum(axis=0).astype(np.int64),
         first.sum(axis=0).astype(np.int64), team_lost[:2].astype(np.int64),
         int((draw & batch.rules.teams).sum()), len(batch),
-        by(first.astype(np.int64) - lost.astype(np.int64)), n_d, clus, seat_clus,
+        by(score), n_d, clus, seat_clus,
         _head_to_head(di, n_d, who, places, k, batch.rules.teams))
 
 
@@ -223,6 +224,17 @@ def place_table(c: PlaceCounts):
             row[f"place{j + 1}"] = int(c.places[i, j])
         if c.score is not None:
             row["score"] = int(c.score[i])
+            if c.clus is not None and c.clus.shape[1] > 10 and c.clusters:
+                # the mean score a cluster (a series: R9.2), the clusters independent;
+                # within +-(its seat-games a series)
+                per = g / c.clusters
+                mean_s = c.score[i] / c.clusters
+                n_c = float(c.clusters)
+                var_s = (c.clus[i][9] - c.score[i] ** 2 / n_c) / (n_c * (n_c - 1)) \
+                    if n_c > 1 else float("nan")
+                lo, hi = bounded_interval(mean_s, var_s, n_c, -per, per)
+                row.update({"score_per_series": float(mean_s), "score_per_series_lo": float(lo),
+                            "score_per_series_hi": float(hi)})
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -319,7 +331,9 @@ class TableSummary:
                      f"{num(r.mean_place_hi, '.3f')}]",
                      "/".join(f"{getattr(r, f'place{p}'):,}" for p in range(1, c.players + 1))]
             if self.series_deals:
-                cells.insert(2, f"{r.score:+,}")
+                cells.insert(2, f"{r.score:+,}  ({r.score_per_series:+.2f} "
+                                f"[{r.score_per_series_lo:+.2f}, {r.score_per_series_hi:+.2f}]"
+                                f" a series)")
             t.add_row(*cells)
         console.print(t)
         seats = []

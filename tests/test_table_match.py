@@ -109,3 +109,28 @@ def test_few_deals_give_finite_intervals_within_the_bounds(deals):
         if h["score"] == 1:
             m = h["meetings"]
             assert h["elo_bound"] and h["elo"] == pytest.approx(400 * np.log10(4 * m + 1))
+
+
+def test_the_series_score_has_its_mean_a_series_with_an_interval(tmp_path):
+    """R9.2 score per series, from the records: the mean a series and Wilson's interval on
+    its range (+-5 a series for a strategy seated once), the series independent."""
+    from durak_sim.clustered import bounded_interval
+
+    out = tmp_path / "s.jsonl"
+    s = run_table_match(["easy", "random", "random"], deals=40, seed=6, rules=Rules(players=3),
+                        records=out, series_deals=5)
+    per_series: dict = {}
+    for line in out.read_text().splitlines():
+        r = json.loads(line)
+        s_idx = r["series"]["series"]
+        for seat, name in enumerate(r["seats"]):
+            if name == "easy":
+                res = r["result"]
+                first = res["places"][seat] == 1 and res["outcome"] != "draw"
+                per_series[s_idx] = per_series.get(s_idx, 0) + first - (res["durak"] == seat)
+    x = np.array([per_series[j] for j in sorted(per_series)], float)
+    row = s.table.set_index("strategy").loc["easy"]
+    assert row.score == x.sum() and row.score_per_series == pytest.approx(x.mean())
+    lo, hi = bounded_interval(x.mean(), x.var(ddof=1) / len(x), len(x), -5, 5)
+    assert (row.score_per_series_lo, row.score_per_series_hi) == pytest.approx((lo, hi))
+    assert -5 <= row.score_per_series_lo < row.score_per_series < row.score_per_series_hi <= 5
