@@ -285,7 +285,9 @@ class TableSummary:
                "games": self.games, "rules": self.rules.to_dict(), "versions": self.versions,
                "strategies": self.table.to_dict(orient="records"),
                "seats": [{"seat": s, "games": int(c.seat_games[s]),
-                          "durak": int(c.seat_durak[s]), "first_out": int(c.seat_first[s])}
+                          "durak": int(c.seat_durak[s]), "first_out": int(c.seat_first[s]),
+                          **dict(zip(("durak_lo", "durak_hi"),
+                                     map(float, seat_interval(c, s))))}
                          for s in range(c.players)],
                "seconds": self.seconds, "compile_seconds": self.compile_seconds,
                "decisions_per_second": self.decisions / self.seconds if self.seconds > 0

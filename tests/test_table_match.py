@@ -89,6 +89,13 @@ def test_head_to_head_is_counted_from_the_records(played):
     assert h["elo"] == pytest.approx(float(elo_from_score(s)))
     assert h["places"] == pytest.approx(sum(ahead.values()) / sum(m))
     assert summary.to_dict()["head_to_head"][0]["a"] == "normal"
+    # the Durak rate by seat with the interval the summary prints
+    from durak_sim.table_match import seat_interval
+
+    for d in summary.to_dict()["seats"]:
+        lo, hi = seat_interval(summary.counts, d["seat"])
+        assert (d["durak_lo"], d["durak_hi"]) == pytest.approx((lo, hi))
+        assert d["durak_lo"] <= d["durak"] / d["games"] <= d["durak_hi"]
 
 
 @pytest.mark.parametrize("deals", [1, 3])
