@@ -13,7 +13,8 @@ import click
 
 from .errors import EXIT_USAGE, ExitNow, UserError
 from .cli_options import (apply_engine_settings, check_output_file, engine_timeout_option,
-                          load_plugins, plugin_option, seed_option, threads_option)
+                          load_plugins, plugin_option, seed_option, stdout_to_devnull,
+                          threads_option)
 from .cli_rules import rules_options
 from .limits import (MAX_BENCH_DEALS, MAX_DEALS, MAX_INDEX, MAX_RECORD_DEALS, MAX_REPEAT,
                      MAX_SERIES_DEALS)
@@ -39,11 +40,8 @@ class Group(click.Group):
                 sys.stderr.flush()
                 os._exit(exc.code)
             sys.exit(exc.code)
-        except BrokenPipeError:
-            # the reader of stdout went away (``| head``): no message to write anywhere, and
-            # stdout pointed at nothing, so the interpreter's last flush raises nothing
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+        except BrokenPipeError:   # the reader of stdout went away: no one to tell
+            stdout_to_devnull()
             sys.exit(1)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)

@@ -48,6 +48,16 @@ def check_output_file(path: Path, force: bool, option: str) -> None:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def stdout_to_devnull() -> None:
+    """Point stdout at nothing once its reader has gone (``| head``): later writes and the
+    interpreter's last flush then raise nothing."""
+    import os
+    import sys
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
 def apply_engine_settings(timeout) -> None:
     """The command's ``--engine-timeout``, else a valid ``DURAK_SIM_ENGINE_TIMEOUT``
     (a bad one is refused in one line)."""

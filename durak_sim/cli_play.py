@@ -3,7 +3,6 @@ and the record files ``durak-sim replay --record FILE`` shows: thin click layers
 :mod:`durak_sim.human`, :mod:`durak_sim.engines` and :mod:`durak_sim.replay`."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import click
 
 from .cli_rules import rules_options
 from .errors import ExitNow, UserError
-from .cli_options import apply_engine_settings
+from .cli_options import apply_engine_settings, stdout_to_devnull
 from .limits import MAX_ENGINE_TIMEOUT, MAX_INDEX
 
 RUNS_DIR = Path("reports/runs")
@@ -131,8 +130,7 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
     class PipeConsole(Console):
         def on_broken_pipe(self) -> None:
             # rich exits at once; raise instead, so that the record is written first
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+            stdout_to_devnull()
             raise BrokenPipeError("stdout closed")
 
     console = PipeConsole(highlight=False, soft_wrap=True, emoji=False,

@@ -132,8 +132,8 @@ def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
     ``score`` (its share of the meetings finished ahead, ties half), that share as an
     ``elo`` difference, and the ``places`` it finished ahead on average, with 95%
     intervals that take each deal's seatings as one cluster (paired: the same deals in
-    every seating): Wilson's at the effective sample size for the share (it stays within
-    0 and 1), a normal one for the places."""
+    every seating): Wilson's at the effective sample size for the share and, on their range,
+    for the places (:func:`durak_sim.clustered.bounded_interval`), so both stay in range."""
     from .clustered import bounded_interval, ratio_variance, wilson_design
     from .stats import elo_from_score
 
@@ -224,15 +224,16 @@ def place_table(c: PlaceCounts):
             row[f"place{j + 1}"] = int(c.places[i, j])
         if c.score is not None:
             row["score"] = int(c.score[i])
-            if c.clus is not None and c.clus.shape[1] > 10 and c.clusters:
-                # the mean score a cluster (a series: R9.2), the clusters independent;
-                # within +-(its seat-games a series)
+            if c.clus is not None and c.clusters:
+                # the mean score a cluster (a series: R9.2), the clusters independent; each
+                # has the same seat-games ``per``, so it is ``per`` times the score a
+                # seat-game, within +-per
                 per = g / c.clusters
+                q = c.clus[i]
+                var_s = per * per * ratio_variance(c.score[i], g, q[9], q[10], q[0],
+                                                   c.clusters)
                 mean_s = c.score[i] / c.clusters
-                n_c = float(c.clusters)
-                var_s = (c.clus[i][9] - c.score[i] ** 2 / n_c) / (n_c * (n_c - 1)) \
-                    if n_c > 1 else float("nan")
-                lo, hi = bounded_interval(mean_s, var_s, n_c, -per, per)
+                lo, hi = bounded_interval(mean_s, var_s, c.clusters, -per, per)
                 row.update({"score_per_series": float(mean_s), "score_per_series_lo": float(lo),
                             "score_per_series_hi": float(hi)})
         rows.append(row)
