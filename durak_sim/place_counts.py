@@ -139,8 +139,8 @@ class PlaceTally:
     Clustered rates (:mod:`durak_sim.clustered`): ``clus`` (L, K, 9) per line-up and
     strategy the per-deal sums of squares of ``CLUSTER_COLUMNS``; ``boot_rates`` (B, 4K)
     the games lost, first out, drawn and the seat-games of each strategy, resampled;
-    ``boot_pos`` (B, 4N + 1) the games lost and first out per seat, then per position after
-    the first attacker, and the games, resampled; with teams ``team_clus`` per (team,
+    ``boot_pos`` (B, 6N + 1) the games lost and first out per seat, then per position after
+    the first attacker, the games, and the place sums per seat and per position, resampled; with teams ``team_clus`` per (team,
     opponents) row the per-deal sums of squares of its losses and draws, and its deals."""
 
     names: list
@@ -184,7 +184,7 @@ class PlaceTally:
         self.clus = z((n_l, k, len(CLUSTER_COLUMNS)))
         self.team_clus: dict = {}
         self.boot_rates = z((BOOTSTRAP, 4 * k))
-        self.boot_pos = z((BOOTSTRAP, 4 * n + 1))
+        self.boot_pos = z((BOOTSTRAP, 6 * n + 1))
 
     @classmethod
     def of(cls, config) -> "PlaceTally":
@@ -238,10 +238,14 @@ class PlaceTally:
         decisive = np.asarray(cols["outcome"]) != 1
         self.cards = _add_hist(self.cards, li, np.asarray(cols["cards_left"])[decisive])
         rates = self._add_clusters(li, di, n_d, who, lost, first, in_draw, places)
-        pos = np.hstack([np.bincount(np.repeat(di, n) * n + p.ravel(), weights=x.ravel(),
-                                     minlength=n_d * n).reshape(n_d, n)
-                         for p in (np.broadcast_to(np.arange(n), (g, n)), rel)
-                         for x in (lost, first)] + [np.bincount(di, minlength=n_d)[:, None]])
+        def per_position(p, x):
+            return np.bincount(np.repeat(di, n) * n + p.ravel(), weights=x.ravel(),
+                               minlength=n_d * n).reshape(n_d, n)
+
+        by_seat = np.broadcast_to(np.arange(n), (g, n))
+        pos = np.hstack([per_position(p, x) for p in (by_seat, rel) for x in (lost, first)]
+                        + [np.bincount(di, minlength=n_d)[:, None]]
+                        + [per_position(p, places) for p in (by_seat, rel)])
         self._add_choices_and_bootstrap(li, first_deal, di, n_d, seating, who, places,
                                         np.hstack([rates, pos]))
 
@@ -306,7 +310,7 @@ class PlaceTally:
                                    seating: np.ndarray, who: np.ndarray, places: np.ndarray,
                                    extra: np.ndarray) -> None:
         """``di``: each game's deal counted from ``first_deal``, ``n_d`` deals; ``extra``
-        (n_d, 4K + 4N + 1): the per-deal sums ``boot_rates`` and ``boot_pos`` resample."""
+        (n_d, 4K + 6N + 1): the per-deal sums ``boot_rates`` and ``boot_pos`` resample."""
         n, k = self.players, len(self.names)
         local, code_to_set, glob = self._choice_codes(li)
         perms = np.asarray(self.seatings[li], np.int64)

@@ -16,7 +16,7 @@ every table and figure comes from that tally (:mod:`durak_sim.place_stats`,
 ``head_to_head.csv``    every two strategies that met: games ahead, score, places and
                         rating apart, paired deal-bootstrap 95% intervals
 ``lineups.csv``         the same per line-up and strategy
-``seats.csv``           Durak and first-out rates and mean place by seat
+``seats.csv``           Durak and first-out rates and mean place by seat, 95% intervals
 ``first_attacker.csv``  the same by position after the first attacker
 ``teams.csv``           with teams: per team and opponents, losses and draws
 ``game_length.csv``     bouts and the Durak's cards left, overall and per line-up
@@ -156,7 +156,7 @@ def _mean_place(x) -> str:
 
 def _positions_rows(t: pd.DataFrame, col: str) -> list:
     return [[getattr(x, col), f"{x.games:,}", pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
-             pct_ci(x.first_rate, x.first_lo, x.first_hi), num(x.mean_place, ".3f")]
+             pct_ci(x.first_rate, x.first_lo, x.first_hi), _mean_place(x)]
             for x in t.itertuples()]
 
 
@@ -242,21 +242,22 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
         doc.p("Each strategy in each line-up (Wilson 95% intervals, the deals as clusters)" + (
             f"; the first {DOC_LINEUP_ROWS} rows, all {len(lu):,} in `lineups.csv`."
             if more > 0 else "."))
-        doc.table(["line-up", "strategy", "deals", "seat-games", "mean place",
+        doc.table(["line-up", "strategy", "deals", "seat-games", "mean place [95% CI]",
                    "Durak % [95% CI]", "first out % [95% CI]"],
                   [[x.lineup, x.strategy, f"{x.deals:,}", f"{x.games:,}",
-                    num(x.mean_place, ".3f"), pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
+                    _mean_place(x), pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
                     pct_ci(x.first_rate, x.first_lo, x.first_hi)]
                    for x in lu.head(DOC_LINEUP_ROWS).itertuples()], left=2)
 
     doc.h(2, "Seats and the first attacker")
     doc.p(f"Durak and first-out rates by seat, and by position after the first attacker "
           f"((seat - first attacker) mod {n}: 0 is the first attacker, 1 its defender), "
-          f"Wilson 95% intervals with the deals as clusters; without an advantage each "
+          f"Wilson 95% intervals with the deals as clusters, and the mean place with its "
+          f"deal-bootstrap interval; without an advantage each "
           + (f"Durak (team lost) rate is 1/2 (50.00%) and each first-out rate 1/{n} "
-             f"({100 / n:.2f}%), less the draws." if cfg.rules.teams else
-             f"rate is 1/{n} ({100 / n:.2f}%) less the draws."))
-    heads = ["games", "Durak % [95% CI]", "first out % [95% CI]", "mean place"]
+             f"({100 / n:.2f}%), less the draws" if cfg.rules.teams else
+             f"rate is 1/{n} ({100 / n:.2f}%) less the draws") + ".")
+    heads = ["games", "Durak % [95% CI]", "first out % [95% CI]", "mean place [95% CI]"]
     doc.table(["seat", *heads], _positions_rows(t["seats"], "seat"))
     doc.table(["after the first attacker", *heads],
               _positions_rows(t["first_attacker"], "position"))

@@ -368,25 +368,31 @@ def strategy_table(tally, conf: float = 0.95) -> pd.DataFrame:
 
 
 def _positions_table(counts: np.ndarray, label: str, boot: np.ndarray,
-                     deals: int) -> pd.DataFrame:
+                     deals: int, conf: float = 0.95) -> pd.DataFrame:
     """Rows per seat (or position): games, Durak and first-out rates with Wilson intervals
-    at the deals' effective sample size, mean place; ``counts`` (N, 4) games, lost, first
-    out, place sum; ``boot`` (B, 2N + 1) the resampled games lost, first out, and games."""
+    at the deals' effective sample size, the mean place with a deal-bootstrap interval (as
+    :func:`mean_place`); ``counts`` (N, 4) games, lost, first out, place sum; ``boot``
+    (B, 3N + 1) the resampled games lost, first out, games and place sums."""
     n = len(counts)
     out = {label: np.arange(n), "games": counts[:, 0]}
-    games = boot[:, -1:]
+    games = boot[:, 2 * n:2 * n + 1]
     _rate(out, "durak", counts[:, 1], counts[:, 0], _boot_var(boot[:, :n], games), units=deals)
     _rate(out, "first", counts[:, 2], counts[:, 0], _boot_var(boot[:, n:2 * n], games),
           units=deals)
     with np.errstate(invalid="ignore", divide="ignore"):
         out["mean_place"] = counts[:, 3] / counts[:, 0]
+        ratio = boot[:, 2 * n + 1:] / games
+    lo, hi = _quantiles(ratio, conf)
+    out["mean_place_lo"], out["mean_place_hi"] = _not_degenerate(
+        lo, hi, out["mean_place"], deals, 1, n, conf)
     return pd.DataFrame(out)
 
 
 def seat_table(tally) -> pd.DataFrame:
     """Durak, first-out rate and mean place by seat."""
     n = tally.players
-    return _positions_table(tally.seat, "seat", tally.boot_pos[:, np.r_[0:2 * n, 4 * n]],
+    return _positions_table(tally.seat, "seat",
+                            tally.boot_pos[:, np.r_[0:2 * n, 4 * n:5 * n + 1]],
                             int(tally.deals.sum()))
 
 
@@ -394,7 +400,8 @@ def first_attacker_table(tally) -> pd.DataFrame:
     """The same by position after the first attacker: ``(seat - first attacker) mod N``
     (0: the first attacker, 1: its defender, ...)."""
     n = tally.players
-    return _positions_table(tally.rel, "position", tally.boot_pos[:, 2 * n:],
+    return _positions_table(tally.rel, "position",
+                            tally.boot_pos[:, np.r_[2 * n:4 * n + 1, 5 * n + 1:6 * n + 1]],
                             int(tally.deals.sum()))
 
 
@@ -405,7 +412,10 @@ def lineup_label(key: Sequence[str]) -> str:
 def lineup_table(tally, order: Sequence[str]) -> pd.DataFrame:
     """Per line-up and each strategy in it (``order``): deals, seat-games, mean place,
     Durak, first-out and draw rates with Wilson intervals at the deals' effective sample
-    size (the line-up's deals independent: :mod:`durak_sim.clustered`)."""
+    size (the line-up's deals independent: :mod:`durak_sim.clustered`; the mean place's is
+    Wilson's on its range, :func:`durak_sim.clustered.bounded_interval`)."""
+    from .clustered import bounded_interval, ratio_variance
+
     idx = {x: i for i, x in enumerate(tally.names)}
     rows = [(li, idx[x]) for li, key in enumerate(tally.lineups) if tally.games[li]
             for x in order if x in key]
@@ -416,6 +426,11 @@ def lineup_table(tally, order: Sequence[str]) -> pd.DataFrame:
            "strategy": pd.Series([tally.names[i] for i in xi], dtype=object),
            "deals": tally.deals[li], "games": g,
            "mean_place": h @ np.arange(1, tally.players + 1) / g}
+    c = tally.clus[li, xi]
+    place_var = ratio_variance(h @ np.arange(1, tally.players + 1), g, c[:, 7], c[:, 8],
+                               c[:, 0], tally.deals[li])
+    out["mean_place_lo"], out["mean_place_hi"] = (np.atleast_1d(b) for b in bounded_interval(
+        out["mean_place"], place_var, g, 1, tally.players, units=tally.deals[li]))
     var = _lineup_variances(tally, li, xi)
     for j, (name, hits) in enumerate((("durak", tally.lost), ("first", tally.first),
                                       ("draw", tally.drawn))):

@@ -218,6 +218,28 @@ def test_tables_of_a_hand_made_chunk():
         pytest.approx((lo, hi))
     seats = ps.seat_table(t)
     assert seats["mean_place"].tolist() == pytest.approx([10 / 6, 11 / 6, 11 / 6])
+    # the mean place by seat and by position after the first attacker: the deal
+    # bootstrap's percentile interval of the resampled place sums over the games; by hand,
+    # each deal's three games: seats 6, 4, 7 and 4, 7, 4; positions 7, 6, 4 and 5, 5, 5
+    w = poisson_weights(3, np.array([0, 1])).astype(float)
+    games = w @ np.array([3.0, 3.0])
+    for table, sums in ((seats, [[6, 4, 7], [4, 7, 4]]),
+                        (ps.first_attacker_table(t), [[7, 6, 4], [5, 5, 5]])):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            boot = (w @ np.array(sums, float)) / games[:, None]
+        for j in range(3):
+            b = boot[:, j][np.isfinite(boot[:, j])]
+            assert (table.loc[j, "mean_place_lo"], table.loc[j, "mean_place_hi"]) == \
+                pytest.approx(tuple(np.quantile(b, [0.025, 0.975])))
+    # random's mean place in its line-up, the deals independent: places 3, 2, 2 and 1, 3, 1
+    # (it sits in seat g of seating g), 7 and 5 of 3 games each, mean 2, variance
+    # 2 / 1 * ((7 - 6)**2 + (5 - 6)**2) / 6**2 = 1/9; Wilson's on the range 1..3
+    from durak_sim.clustered import bounded_interval
+
+    lu = ps.lineup_table(t, ["easy", "random"]).set_index("strategy")
+    assert lu.loc["random", "mean_place"] == 2
+    assert (lu.loc["random", "mean_place_lo"], lu.loc["random", "mean_place_hi"]) == \
+        pytest.approx(tuple(float(b) for b in bounded_interval(2.0, 1 / 9, 6, 1, 3, units=2)))
     conv = ps.convergence(t, ["easy", "random"])
     last = conv[conv["strategy"] == "easy"].iloc[-1]
     assert last["deals"] == 2 and last["mean_place"] == pytest.approx(20 / 12)
