@@ -51,13 +51,6 @@ class Forfeit:
                 "strategy": self.strategy, "kind": self.kind, "detail": self.detail}
 
 
-def failure_line(exc: EngineFailure, seed: int, deal: int) -> str:
-    """The one line of an engine's failure: the engine, its seat, what happened, the seed
-    and the deal, and that its process was killed."""
-    return (f"engine '{exc.spec}' (seat {exc.seat}) {exc.detail} at seed {seed} deal {deal}; "
-            f"its process was killed")
-
-
 def play_one(seed: int, deal: int, seated: list, rules: Rules):
     """Play one deal on the reference engine exactly as ``reference.play_game`` does (the
     same seat inputs, forced actions played by the engine, E1); return ``(game, decisions,
@@ -173,7 +166,7 @@ def play_schedule_forfeit(strategies, seed: int, deals, rots, *, rules: Rules = 
         lost = None
         if failure is not None:
             if not forfeit:   # one line: the engine, its seat, the seed and the deal
-                failure.args = (failure_line(failure, seed, deal),)
+                failure.args = (failure.one_line("", seed, deal),)
                 raise failure
             lost = Forfeit(seed, deal, failure.seat, failure.spec, failure.kind, failure.detail,
                            g)

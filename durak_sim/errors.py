@@ -13,6 +13,12 @@ class StrategyFailure(RuntimeError):
     legal action, or never let the deal end. The message names the strategy, its seat, the
     seed and the deal; the CLI prints it as one line and exits with code 2."""
 
+    def one_line(self, where: str, seed: int, deal: int) -> str:
+        """The line that reports this failure of the strategy ``where`` names (``strategy
+        'x' (seat 1)``) at deal ``deal`` of ``seed``; an external engine words it its own
+        way (:class:`durak_sim.external.EngineFailure`), the same in every command."""
+        return f"{where} {describe_failure(self)} at seed {seed} deal {deal}"
+
 
 def describe_failure(exc: BaseException) -> str:
     """What a strategy's exception says, in a few words for a one-line error.

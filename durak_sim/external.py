@@ -64,6 +64,12 @@ class EngineFailure(StrategyFailure):
         super().__init__(f"{detail}; its process was killed")
         self.spec, self.seat, self.kind, self.detail = spec, seat, kind, detail
 
+    def one_line(self, where: str, seed: int, deal: int) -> str:
+        """The engine, its seat, what happened, the seed and the deal, and that its process
+        was killed (``where`` is not needed: the engine names itself)."""
+        return (f"engine '{self.spec}' (seat {self.seat}) {self.detail} at seed {seed} deal "
+                f"{deal}; its process was killed")
+
 
 @dataclass
 class Settings:

@@ -143,21 +143,18 @@ class PlaySession:
     def decide(self, seat: int, codes: list[int]) -> int:
         """The AI's choice, exactly as ``reference.play_game`` asks it."""
         from .errors import StrategyFailure, describe_failure
-        from .external import EngineFailure
         from .reference import hist_for_strategy, legal_array
 
         strat = self.seats[seat]
         g = self.game
+        where = f"strategy {strat.name!r} (seat {seat})"
         try:
             code = strat.decide(g.observation(seat), legal_array(codes), hist_for_strategy(g),
                                 self.rngs[seat], self.mems[seat])
-        except EngineFailure as exc:
-            from .engine_match import failure_line
-
-            raise StrategyFailure(failure_line(exc, self.seed, self.deal)) from None
+        except StrategyFailure as exc:           # (an external engine's, in its own words)
+            raise StrategyFailure(exc.one_line(where, self.seed, self.deal)) from None
         except (Exception, SystemExit) as exc:
-            raise StrategyFailure(f"strategy {strat.name!r} (seat {seat}) "
-                                  f"{describe_failure(exc)} at seed {self.seed} deal "
+            raise StrategyFailure(f"{where} {describe_failure(exc)} at seed {self.seed} deal "
                                   f"{self.deal}") from None
         if int(code) not in codes:
             raise StrategyFailure(f"strategy {strat.name!r} (seat {seat}) returned illegal "

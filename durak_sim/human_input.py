@@ -9,6 +9,8 @@
 (7, 7)
 >>> parse_input("take", obs, codes).message
 'only the defender takes; you are opening the bout: lay a card'
+>>> parse_input("1 2", obs, codes).message
+"one move at a time: type one move's number (1-6)"
 >>> parse_card_word("10♦"), parse_card_word("Т♠"), parse_card_word("qh")
 (18, 32, 27)
 """
@@ -100,6 +102,9 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
         if 1 <= k <= len(codes):
             return Parsed("action", code=codes[k - 1])
         return Parsed("error", message=f"there is no move {k}: choose 1-{len(codes)}")
+    if len(words) > 1 and all(w.isdigit() for w in words):
+        return Parsed("error", message=f"one move at a time: type one move's number "
+                                       f"(1-{len(codes)})")
     if len(words) == 1 and first in WORDS:
         code = WORDS[first]
         if code in codes:

@@ -214,6 +214,12 @@ def test_a_failing_engine_is_one_line_and_killed_or_forfeited(tmp_path, mode, wo
                           "its process was killed", *words)
     assert all(gone(int(p)) for p in pids.read_text().split())
     pids.unlink()
+    if mode == "garbage":    # replay words it as match does
+        again = run("replay", "--seed", "1", "--deal", "0", "--seats", f"{spec},easy",
+                    cwd=tmp_path)
+        assert again.returncode == 2 and again.stderr == proc.stderr
+        assert all(gone(int(p)) for p in pids.read_text().split())
+        pids.unlink()
     from durak_sim import external
     from durak_sim.engine_match import run_engine_match
     from durak_sim.rules import Rules

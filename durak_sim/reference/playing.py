@@ -100,6 +100,8 @@ def play_game(seed: int, deal: int, strategies: list, rules: Rules = Rules(), *,
         try:
             code = strat.decide(game.observation(seat), legal_array(codes),
                                 hist_for_strategy(game), rngs[seat], mems[seat])
+        except StrategyFailure as exc:           # (an external engine's, in its own words)
+            raise StrategyFailure(exc.one_line(where, seed, deal)) from exc
         except (Exception, SystemExit) as exc:   # a plugin's error is its own, told in one line
             raise StrategyFailure(f"{where} {describe_failure(exc)} {at}") from exc
         if isinstance(code, (bool, float)) or not isinstance(code, (int, np.integer)):
