@@ -51,6 +51,7 @@ teams), ``first_attacker``, ``bouts`` and ``cards_left``.
 from __future__ import annotations
 
 import contextlib
+import glob
 import hashlib
 import json
 import os
@@ -170,6 +171,7 @@ def atomic_text_file(path: Path, encoding: str = "utf-8"):
     """
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}{TMP_SUFFIX}")
+    _remove_orphans(path)
     try:
         with open(tmp, "w", encoding=encoding, newline="\n") as f:
             yield f
@@ -180,6 +182,22 @@ def atomic_text_file(path: Path, encoding: str = "utf-8"):
         raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _remove_orphans(path: Path) -> None:
+    """Delete the temporary files of :func:`atomic_text_file` for ``path`` whose process is
+    gone (a SIGKILL, which no ``finally`` outlives); a live process's are left alone."""
+    for old in path.parent.glob(f".{glob.escape(path.name)}.*{TMP_SUFFIX}"):
+        pid = old.name[len(path.name) + 2:-len(TMP_SUFFIX)]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                old.unlink(missing_ok=True)
+        except (PermissionError, OverflowError):   # (another user's process; not a pid)
+            continue
 
 
 def atomic_write_text(path: Path, text: str, sync: bool = True) -> None:

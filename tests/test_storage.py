@@ -102,6 +102,28 @@ def test_atomic_write_leaves_no_temporary_and_cleanup(tmp_path):
     assert not (tmp_path / "sub" / "x.parquet.tmp").exists()
 
 
+def test_a_killed_writers_temporary_goes_with_the_next_write(tmp_path):
+    """A SIGKILLed writer of a text file leaves ``.NAME.PID.tmp``; the next write of that
+    file removes it once its process is gone, and leaves a live process's alone."""
+    import os
+    import subprocess
+    import sys
+
+    from durak_sim.storage import atomic_text_file
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    orphan = tmp_path / f".games.jsonl.{int(dead.stdout)}.tmp"
+    live = tmp_path / f".games.jsonl.{os.getppid()}.tmp"
+    other = tmp_path / f".other.jsonl.{int(dead.stdout)}.tmp"
+    for p in (orphan, live, other):
+        p.write_text("half")
+    with atomic_text_file(tmp_path / "games.jsonl") as f:
+        f.write("x\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["games.jsonl", live.name, other.name])
+
+
 def test_directory_lock_is_exclusive(tmp_path):
     from durak_sim.errors import UserError
 
