@@ -266,6 +266,18 @@ def test_R2_3_lowest_trump_in_a_hand_attacks_first_at_every_table(engine, rules)
             assert g.to_move() == want
 
 
+def test_R2_3_without_a_trump_in_any_hand_seat_0_attacks_at_three_players(engine):
+    found = 0
+    for deal in range(300):
+        hands, stock, up = dealt(5, deal, 3)
+        if any(c % 4 == up % 4 for h in hands for c in h):
+            continue
+        g = engine.new(5, deal, podkidnoy(3))
+        assert obs(g, 0)[O_FIRST] == 0 and g.to_move() == 0, deal
+        found += 1
+    assert found >= 2          # deals 141 and 258
+
+
 def test_R2_3_face_up_card_is_in_nobodys_hand(engine):
     """Three players: a deal whose face-up card is the trump six. It is nobody's: the lowest
     trump held in a hand decides."""
@@ -1191,28 +1203,40 @@ def test_R9_2_score_first_out_plus_one_durak_minus_one(engine):
 
 
 def test_R9_2_teams_lose_together(engine):
+    """Every member of the losing team is a Durak of the deal (E11): it scores -1, even a
+    member that went out first (+1, so 0 in all); the first out scores +1 (E13)."""
     rules = teams(4)
     seats = ["random", "easy", "random", "easy"]
     recs = []
-    for j in range(5):
+    for j in range(10):
         recs += series_records(engine, 95, j, 3, seats, rules)
+    score = {"random": 0, "easy": 0}
+    first_of_losers = 0
     for rec in recs:
         res = rec["result"]
+        p = res["places"]
         assert res["durak"] is None
+        if p.count(1) == 1:
+            score[seats[p.index(1)]] += 1
         if res["outcome"] == "durak":
             t = res["durak_team"]
             # the other team is out; the losing team's seats still holding cards are last
             assert all(s in res["out_order"] for s in range(1 - t, 4, 2))
             holding = [s for s in range(t, 4, 2) if s not in res["out_order"]]
             assert holding and all(res["places"][s] == max(res["places"]) for s in holding)
+            for s in range(t, 4, 2):
+                score[seats[s]] -= 1
+            first_of_losers += p.count(1) == 1 and p.index(1) % 2 == t
+    assert first_of_losers      # (the case the rule settles happens in these deals)
     if engine is KernelGame:
         from durak_sim.play import play_series
         from durak_sim.table_match import count_places
 
-        batch = play_series(seats, seed=95, series=range(5), deals=3, rules=rules, threads=1)
+        batch = play_series(seats, seed=95, series=range(10), deals=3, rules=rules, threads=1)
         counts = count_places(batch, ["random", "easy"])
         team_lost = [sum(r["result"].get("durak_team") == t for r in recs) for t in (0, 1)]
         assert counts.team_lost.tolist() == team_lost
+        assert counts.score.tolist() == [score["random"], score["easy"]]
 
 
 # ======================================================================== E1 forced actions

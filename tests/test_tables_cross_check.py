@@ -47,6 +47,25 @@ def test_kernel_records_equal_reference_records_10000_deals(name, players):
     check(Rules(variant=name, players=players), seed=23 + players, deals=5000)  # x 2 line-ups
 
 
+#: option combinations no named ruleset plays: a multi-card lead transferred (R8.1 x R8.2),
+#: prostoy with teams or the swap (R8.3 x R8.4, R8.5), the swap with transfers and teams,
+#: transfers at six in teams with neighbours throwing in (R8.4 x R7.2 x R8.2)
+COMBINATIONS = [
+    Rules(variant="perevodnoy", players=4, lead_multiple=True),
+    Rules(variant="perevodnoy", players=2, lead_multiple=True, trump_six_swap=True),
+    Rules(variant="prostoy", players=4, teams=True),
+    Rules(variant="prostoy", players=6, teams=True, trump_six_swap=True),
+    Rules(variant="prostoy", players=3, trump_six_swap=True),
+    Rules(variant="teams", players=4, transfer=True, trump_six_swap=True),
+    Rules(variant="teams", players=6, transfer=True, throw_in="neighbours"),
+]
+
+
+@pytest.mark.parametrize("rules", COMBINATIONS, ids=[r.tag for r in COMBINATIONS])
+def test_option_combinations_agree_on_both_engines(rules):
+    check(rules, seed=2400 + rules.players, deals=60)
+
+
 @pytest.mark.parametrize("name,players", [("podkidnoy", 3), ("teams", 4), ("prostoy", 2),
                                           ("podkidnoy-full", 4), ("perevodnoy", 5)])
 def test_series_deal_alike_on_both_engines(name, players):
