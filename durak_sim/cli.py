@@ -29,6 +29,8 @@ class Group(click.Group):
     """Turns every known error class into one line and exit code 2, never a traceback."""
 
     def main(self, args=None, *rest, standalone_mode=True, **kwargs):
+        if args is None:   # the real command line, not a test's in-process call
+            _stop_on_terminate()
         try:
             try:
                 return super().main(args, *rest, standalone_mode=False, **kwargs)
@@ -54,6 +56,25 @@ class Group(click.Group):
             fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         except RuntimeError as exc:  # an illegal strategy action and the like
             fail(str(exc).splitlines()[0])
+
+
+def _stop_on_terminate() -> None:
+    """SIGTERM (``kill``) and SIGHUP (the terminal closed) stop a command as Ctrl-C does:
+    the finished deals are kept and reported, records and stored results written, engines
+    closed; a second one stops at once. They are passed on as SIGINT, so they reach
+    whatever handles Ctrl-C at that moment; where SIGINT is ignored (a job started in the
+    background by a script), as KeyboardInterrupt."""
+    import signal
+
+    def forward(signum, frame):
+        if callable(signal.getsignal(signal.SIGINT)):
+            os.kill(os.getpid(), signal.SIGINT)
+        else:
+            raise KeyboardInterrupt
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) is signal.SIG_DFL:
+            signal.signal(sig, forward)
 
 
 def _close_engines() -> None:

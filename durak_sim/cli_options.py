@@ -33,11 +33,18 @@ engine_timeout_option = click.option(
 
 def check_output_file(path: Path, force: bool, option: str) -> None:
     """``path`` may be written (atomically, later): its folder is writable, and it does not
-    exist unless ``force``. Nothing is created or changed here."""
+    exist unless ``force``; what exists there is a plain file (the write replaces what is at
+    the path: a link, a device such as /dev/null or a pipe would be lost, so they are
+    refused even with ``force``). Nothing is created or changed here."""
+    import stat
     import tempfile
 
     if path.is_dir():
         raise UserError(f"{option} {path} is a folder")
+    if path.is_symlink() or (path.exists() and not stat.S_ISREG(path.stat().st_mode)):
+        what = "a link" if path.is_symlink() else "not a plain file (a device or a pipe)"
+        raise UserError(f"{option} {path} is {what}: the file is written whole and put in "
+                        f"its place, so give the path of a plain file")
     if path.exists() and not force:
         raise UserError(f"{option} {path} exists: add --force to replace it")
     folder = path.parent if str(path.parent) else Path(".")

@@ -251,3 +251,24 @@ def test_a_failing_match_never_touches_an_existing_records_file(tmp_path):
     proc = run_cli("match", "easy", "random", "--deals", "5", "--records", str(keep), "--force")
     assert proc.returncode == 0, proc.stderr
     assert len(keep.read_text().splitlines()) == 10
+
+
+def test_force_never_replaces_a_link_a_device_or_a_pipe(tmp_path):
+    """The records are written whole and renamed into place: a rename would put a plain
+    file where /dev/null, a named pipe or a link was."""
+    import os
+    from pathlib import Path
+
+    keep = tmp_path / "keep.jsonl"
+    keep.write_text("precious\n")
+    (tmp_path / "link.jsonl").symlink_to(keep)
+    (tmp_path / "dangling.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    os.mkfifo(tmp_path / "pipe")
+    for name, words in (("link.jsonl", ["is a link"]), ("dangling.jsonl", ["is a link"]),
+                        ("pipe", ["not a plain file"]), (os.devnull, ["not a plain file"])):
+        proc = run_cli("match", "easy", "random", "--deals", "2", "--records",
+                       str(tmp_path / name), "--force")
+        assert_one_line_error(proc, *words)
+    assert keep.read_text() == "precious\n"
+    assert (tmp_path / "link.jsonl").is_symlink() and (tmp_path / "pipe").is_fifo()
+    assert Path(os.devnull).is_char_device()

@@ -273,7 +273,11 @@ def test_engine_program_errors_are_one_line(tmp_path):
     assert_one_line_error(run("match", "easy", "random", "--forfeit"), "--forfeit is for")
 
 
-def test_ctrl_c_stops_an_engine_match_and_leaves_no_process(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+                         ids=lambda s: s.name)
+def test_ctrl_c_stops_an_engine_match_and_leaves_no_process(tmp_path, sig):
+    """Ctrl-C, a kill (SIGTERM) or the terminal closing (SIGHUP): the finished deals are
+    kept and reported, and no engine process outlives the match."""
     (tmp_path / "bad.py").write_text(BAD)
     pids = tmp_path / "pids"
     proc = subprocess.Popen([*CLI, "match", f"engine:bad.py slow {pids}", "easy", "--deals",
@@ -283,7 +287,7 @@ def test_ctrl_c_stops_an_engine_match_and_leaves_no_process(tmp_path):
     while not pids.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(1.5)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "interrupted after" in err
