@@ -16,8 +16,8 @@ from .cli_options import (apply_engine_settings, check_output_file, engine_timeo
                           load_plugins, plugin_option, seed_option, stdout_to_devnull,
                           threads_option)
 from .cli_rules import rules_options
-from .limits import (MAX_BENCH_DEALS, MAX_DEALS, MAX_INDEX, MAX_RECORD_DEALS, MAX_REPEAT,
-                     MAX_SERIES_DEALS)
+from .limits import (MAX_BENCH_DEALS, MAX_DEALS, MAX_INDEX, MAX_RECORD_SEAT_GAMES,
+                     MAX_REPEAT, MAX_SERIES_DEALS)
 
 
 def fail(message: str) -> None:
@@ -124,19 +124,21 @@ def _lineup(names, rules_spec, option="STRATEGY"):
     return names, rules
 
 
-def _records_file(records, force, n_deals) -> None:
+def _records_file(records, force, games: int, players: int) -> None:
     if records is not None:
-        if n_deals > MAX_RECORD_DEALS:
-            raise UserError(f"--records keeps at most {MAX_RECORD_DEALS:,} deals, got "
-                            f"{n_deals:,}")
+        if games * players > MAX_RECORD_SEAT_GAMES:
+            most = MAX_RECORD_SEAT_GAMES // players
+            raise UserError(f"--records keeps at most {most:,} games at {players} players "
+                            f"(their records grow with the seats), got {games:,}")
         check_output_file(records, force, "--records")
 
 
 @main.command()
 @click.argument("strategies", nargs=-1, required=True, metavar="STRATEGY...")
 @click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=10_000, show_default=True,
-              help=f"Deal indices to play (each once per seating, unless --no-swap); at "
-                   f"most {MAX_RECORD_DEALS:,} with --records.")
+              help=f"Deal indices to play (each once per seating, unless --no-swap); with "
+                   f"--records at most {MAX_RECORD_SEAT_GAMES // 2:,} games at two players, "
+                   f"{MAX_RECORD_SEAT_GAMES:,} seat-games at larger tables.")
 @seed_option
 @threads_option
 @click.option("--swap/--no-swap", default=True, show_default=True,
@@ -174,7 +176,7 @@ def match(strategies, deals, seed, threads, swap, records, force, as_json, progr
     load_plugins(plugins)
     apply_engine_settings(engine_timeout)
     names, rules = _lineup(strategies, rules_spec)   # before any file is touched
-    _records_file(records, force, deals)
+    _records_file(records, force, deals * (rules.players if swap else 1), rules.players)
     if any(n.startswith("engine:") for n in names) and sprt is None:
         from .engine_match import run_engine_match
 
@@ -261,7 +263,7 @@ def series(strategies, deals, n_series, seed, threads, records, force, as_json, 
     load_plugins(plugins)
     apply_engine_settings(engine_timeout)
     names, rules = _lineup(strategies, rules_spec)
-    _records_file(records, force, deals * n_series)
+    _records_file(records, force, deals * n_series, rules.players)
     summary = run_table_match(names, deals=n_series, seed=seed, rules=rules, threads=threads,
                               swap=False, records=records, progress=progress,
                               interruptible=True, series_deals=deals)

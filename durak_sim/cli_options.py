@@ -11,6 +11,19 @@ from .errors import UserError
 from .limits import MAX_ENGINE_TIMEOUT, MAX_INDEX
 
 
+class Seconds(click.FloatRange):
+    """A number of seconds within a range; NaN, which passes every comparison, is refused
+    too."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        rv = super().convert(value, param, ctx)
+        if rv != rv:
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return rv
+
+
 def load_plugins(plugins) -> None:
     from .registry import load_plugin
 
@@ -26,7 +39,7 @@ seed_option = click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=
 threads_option = click.option("--threads", type=click.IntRange(1), default=None,
                               help="Threads (default: all cores).")
 engine_timeout_option = click.option(
-    "--engine-timeout", type=click.FloatRange(0, MAX_ENGINE_TIMEOUT, min_open=True), default=None,
+    "--engine-timeout", type=Seconds(0, MAX_ENGINE_TIMEOUT, min_open=True), default=None,
     metavar="SECONDS", help="Time limit of an external engine's decision (strategy "
                             "engine:PATH; docs/engine-protocol.md).  [default: 5]")
 

@@ -10,7 +10,7 @@ import click
 
 from .cli_rules import rules_options
 from .errors import ExitNow, UserError
-from .cli_options import apply_engine_settings, stdout_to_devnull
+from .cli_options import Seconds, apply_engine_settings, stdout_to_devnull
 from .limits import MAX_ENGINE_TIMEOUT, MAX_INDEX
 
 RUNS_DIR = Path("reports/runs")
@@ -77,14 +77,14 @@ def _lineup(ai: str | None, rules_spec: dict):
               help="Whose move hint shows before the endgame (expert shows its search per "
                    "move).  [default: expert where it plays (the two-player default game), "
                    "else hard]")
-@click.option("--pace", type=click.FloatRange(0), default=0.6, show_default=True,
-              metavar="SECONDS", help="Pause before each AI move is shown.")
+@click.option("--pace", type=Seconds(0, 60), default=0.6, show_default=True,
+              metavar="SECONDS", help="Pause before each AI move is shown (at most a minute).")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=f"Write the game record here [default: a new file under {RUNS_DIR}/].")
 @click.option("--force", is_flag=True, help="Replace an existing --record file.")
 @click.option("--color/--no-color", default=True, show_default=True,
               help="Colours (on a terminal that has them; NO_COLOR is honoured too).")
-@click.option("--engine-timeout", type=click.FloatRange(0, MAX_ENGINE_TIMEOUT, min_open=True),
+@click.option("--engine-timeout", type=Seconds(0, MAX_ENGINE_TIMEOUT, min_open=True),
               default=None,
               metavar="SECONDS", help="Time limit of an external engine's decision.")
 @click.option("--engine", "game_engine", type=click.Choice(["reference", "kernel"]),

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import click
 
-from .cli_options import (apply_engine_settings, engine_timeout_option, load_plugins,
-                          plugin_option, threads_option)
+from .cli_options import (Seconds, apply_engine_settings, engine_timeout_option,
+                          load_plugins, plugin_option, threads_option)
 from .cli_rules import make_rules, rules_options
 from .cluster import WORKER_WAIT, quiet_distributed_logging
 from .errors import EXIT_USAGE, ExitNow, UserError
+from .limits import MAX_WORKER_WAIT
 from .limits import MAX_CHUNK_DEALS, MAX_DEALS, MAX_INDEX
 
 EXIT_INTERRUPTED = 130
@@ -55,7 +56,7 @@ def _command_line() -> str:
                    "(tcp://host:8786; needs durak-sim[distributed]); this process stores "
                    "them. --threads is then per task (default: the worker machine's cores "
                    "shared among the task slots of its workers).")
-@click.option("--worker-wait", type=click.FloatRange(0, min_open=True), default=None,
+@click.option("--worker-wait", type=Seconds(0, MAX_WORKER_WAIT, min_open=True), default=None,
               metavar="SECONDS",
               help=f"With --scheduler: how long the run may see no dask worker (at the "
                    f"start, or when every worker is gone: one restarting is normal, dask "

@@ -11,6 +11,8 @@
 'only the defender takes; you are opening the bout: lay a card'
 >>> parse_input("1 2", obs, codes).message
 "one move at a time: type one move's number (1-6)"
+>>> parse_input("9" * 5000, obs, codes).message, parse_input("²", obs, codes).kind
+('there is no move 999999...: choose 1-6', 'error')
 >>> parse_card_word("10♦"), parse_card_word("Т♠"), parse_card_word("qh")
 (18, 32, 27)
 """
@@ -97,12 +99,13 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
         return Parsed("hint")
     if len(words) == 1 and first in ("show", "table", "redraw", "look"):
         return Parsed("show")
-    if len(words) == 1 and first.isdigit():
-        k = int(first)
+    if len(words) == 1 and first.isdecimal():
+        k = int(first) if len(first) < 10 else -1
         if 1 <= k <= len(codes):
             return Parsed("action", code=codes[k - 1])
-        return Parsed("error", message=f"there is no move {k}: choose 1-{len(codes)}")
-    if len(words) > 1 and all(w.isdigit() for w in words):
+        shown = k if k >= 0 else first[:6] + "..."
+        return Parsed("error", message=f"there is no move {shown}: choose 1-{len(codes)}")
+    if len(words) > 1 and all(w.isdecimal() for w in words):
         return Parsed("error", message=f"one move at a time: type one move's number "
                                        f"(1-{len(codes)})")
     if len(words) == 1 and first in WORDS:

@@ -12,7 +12,9 @@ is checked against these before anything is played or written (the CLI shows the
   pairing).
 * ``bench`` times one kernel call per run, whose result rows (136 bytes a deal) are held in
   memory: at most ``MAX_BENCH_DEALS`` deals a run.
-* Game records are JSON Lines of about 1.5 kB a game: at most ``MAX_RECORD_DEALS`` deals.
+* Game records are JSON Lines of about 1.5 kB a game at two players, 7.5 kB at six (a
+  record grows with the seats): at most ``MAX_RECORD_SEAT_GAMES`` seat-games (games times
+  players) a file, 2,000,000 two-player games or 666,666 six-player ones, about 3 and 5 GB.
 * An external engine's time limit a decision: at most ``MAX_ENGINE_TIMEOUT`` seconds (a day;
   the operating system's timers take no more).
 """
@@ -24,8 +26,10 @@ MAX_CHUNKS = 20_000
 MAX_CHUNK_DEALS = 2_000_000
 MAX_BENCH_DEALS = 10_000_000
 MAX_REPEAT = 1_000
-MAX_RECORD_DEALS = 1_000_000
+MAX_RECORD_SEAT_GAMES = 4_000_000
 MAX_NODES = 1 << 62
 #: deals of one series (R9): the kernel plays a series in one go, its rows held together
 MAX_SERIES_DEALS = 10_000
 MAX_ENGINE_TIMEOUT = 86_400.0
+#: a tournament's wait for dask workers: at most a week (a longer one is a typo)
+MAX_WORKER_WAIT = 604_800.0
