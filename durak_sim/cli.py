@@ -31,6 +31,7 @@ class Group(click.Group):
     def main(self, args=None, *rest, standalone_mode=True, **kwargs):
         if args is None:   # the real command line, not a test's in-process call
             _stop_on_terminate()
+            _printable_everywhere()
         try:
             try:
                 return super().main(args, *rest, standalone_mode=False, **kwargs)
@@ -75,6 +76,16 @@ def _stop_on_terminate() -> None:
     for sig in (signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(sig) is signal.SIG_DFL:
             signal.signal(sig, forward)
+
+
+def _printable_everywhere() -> None:
+    """On a stream whose encoding lacks a character durak-sim prints (``≥``, ``♠``: an
+    ASCII terminal, ``PYTHONIOENCODING=ascii``) the character becomes ``?`` instead of the
+    output stopping half way."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
 
 
 def _close_engines() -> None:

@@ -281,3 +281,15 @@ def test_force_never_replaces_a_link_a_device_or_a_pipe(tmp_path):
     assert keep.read_text() == "precious\n"
     assert (tmp_path / "link.jsonl").is_symlink() and (tmp_path / "pipe").is_fifo()
     assert Path(os.devnull).is_char_device()
+
+
+def test_a_terminal_without_the_characters_gets_question_marks_not_half_a_summary(tmp_path):
+    import os
+
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    proc = subprocess.run([*CLI, "match", "hard", "random", "random", "--deals", "1",
+                           "--threads", "1"], capture_output=True, text=True, cwd=tmp_path,
+                          env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "ahead in 100.00%" in proc.stdout and "? +559.2 Elo" in proc.stdout   # (≥)
+    assert proc.stdout.rstrip().splitlines()[-1].endswith("apart)")
