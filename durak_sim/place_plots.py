@@ -11,6 +11,7 @@ import pandas as pd
 
 from .plots import (_compact, _draw, _figure, _fit, _legend_outside, _series_style,
                     ratings_figure)
+from .storage import make_folder
 
 PLOTS = ("ratings", "places", "seats", "convergence")
 
@@ -96,7 +97,7 @@ def convergence_figure(conv: pd.DataFrame):
 def render_all(tables: dict, players: int, folder: Path) -> dict:
     """Draw every figure of an N-player report into ``folder`` (PNG + SVG);
     ``{name: png bytes}`` in :data:`PLOTS` order (a figure without data is skipped)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     r = tables["ratings"]
     makers = {
         "ratings": (lambda: ratings_figure(r, "Plackett-Luce ratings"))

@@ -25,6 +25,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from .storage import make_folder
+
 PLOTS = ("crosstable", "ratings", "convergence", "game_length", "first_attacker")
 DPI = 100
 _Z95 = 1.959963984540054
@@ -492,7 +494,7 @@ def render_all(tables: dict, games, order: Sequence[str], folder: Path) -> dict:
     In this process, one figure after the other: forked drawing processes saved wall time
     only on idle cores, and cost more CPU than they saved on a loaded machine (their
     copy-on-write page faults; ``benchmarks/RESULTS.md``)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     games = _counts(games, order)
     field = len(tables["ratings"]) > 2      # two strategies: one pairing, one Elo
     makers = {

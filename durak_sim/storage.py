@@ -152,7 +152,8 @@ def atomic_write_bytes(path: Path, data: bytes, sync: bool = True) -> None:
                 os.fsync(f.fileno())
         os.replace(tmp, path)
     except OSError as exc:   # a full disk, a read-only folder: say which file
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
         raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
@@ -181,7 +182,8 @@ def atomic_text_file(path: Path, encoding: str = "utf-8"):
     except OSError as exc:   # a full disk, a read-only folder: say which file
         raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
 
 
 def _remove_orphans(path: Path) -> None:
@@ -198,6 +200,19 @@ def _remove_orphans(path: Path) -> None:
                 old.unlink(missing_ok=True)
         except (PermissionError, OverflowError):   # (another user's process; not a pid)
             continue
+
+
+def make_folder(path: Path) -> Path:
+    """``path`` as a folder (made with its parents when missing); a :class:`WriteError`
+    naming it when something else is there or it cannot be made."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise WriteError(f"cannot write in {path}: it is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(f"cannot make the folder {path}: {exc.strerror or exc}") from None
+    return path
 
 
 def atomic_write_text(path: Path, text: str, sync: bool = True) -> None:
@@ -503,6 +518,9 @@ class Manifest:
         if not path.is_file():
             why = "is not a file" if path.exists() else "not found"
             raise StorageError(f"no tournament in {out} ({MANIFEST} {why})")
+        games = Path(out) / GAMES_DIR
+        if games.exists() and not games.is_dir():
+            raise StorageError(f"{games} is not a folder: a tournament keeps its games there")
         try:
             d = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:

@@ -152,3 +152,40 @@ def test_stats_agree_on_stored_and_object_frames():
         a, b = fn(stored), fn(plain)
         names = {c: object for c in a.columns if c in ("strategy", "a", "b")}
         pd.testing.assert_frame_equal(a.astype(names), b.astype(names), check_dtype=False)
+
+
+def test_a_read_only_folder_is_named_in_one_line(tmp_path, monkeypatch):
+    """On a read-only file system even the clean-up of the temporary file fails: the error
+    still names the file being written, not the temporary one."""
+    import errno
+    import os
+    from pathlib import Path
+
+    from durak_sim.storage import WriteError, atomic_text_file
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr("builtins.open", read_only)
+    monkeypatch.setattr(Path, "unlink", read_only)
+    with pytest.raises(WriteError, match="cannot write .*ratings.csv: Read-only file system"):
+        atomic_write_bytes(tmp_path / "ratings.csv", b"x")
+    with pytest.raises(WriteError, match="cannot write .*games.jsonl: Read-only file system"):
+        with atomic_text_file(tmp_path / "games.jsonl") as f:
+            f.write("x")
+
+
+def test_a_file_where_a_folder_belongs_is_named(tmp_path):
+    from durak_sim.storage import GAMES_DIR, WriteError, make_folder
+
+    (tmp_path / "plots").write_text("mine")
+    with pytest.raises(WriteError, match="plots: it is a file, not a folder"):
+        make_folder(tmp_path / "plots")
+    assert (tmp_path / "plots").read_text() == "mine"
+    assert make_folder(tmp_path / "a" / "b").is_dir()
+    # a tournament folder whose games/ is a file is refused before anything is written
+    m = Manifest(config={}, provenance={}, chunks=[])
+    m.save(tmp_path)
+    (tmp_path / GAMES_DIR).write_text("not games")
+    with pytest.raises(StorageError, match="games is not a folder"):
+        Manifest.load(tmp_path)
