@@ -284,15 +284,41 @@ def length_histogram(games, order: Sequence[str]) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------
 # Figures
 # --------------------------------------------------------------------------------------
+#: strategies at most whose crosstable cells carry their numbers (a larger field's cells are
+#: colour only and small: its numbers are in crosstable.csv and the report's tables)
+ANNOTATED_CROSSTABLE = 16
+
+
 def crosstable_figure(cross: pd.DataFrame, pairings: pd.DataFrame):
     """Heatmap of the row strategy's mean score against the column strategy, annotated
-    with the score and the paired Elo (95% interval)."""
+    with the score and the paired Elo (95% interval) up to ``ANNOTATED_CROSSTABLE``
+    strategies."""
     names = list(cross["strategy"])
     m = cross[names].to_numpy(dtype=float)
     k = len(names)
-    fig = _figure("crosstable", 1.6 + 1.25 * k, 1.0 + 0.9 * k)
+    big = k > ANNOTATED_CROSSTABLE
+    fig = _figure("crosstable", *((2.6 + 0.3 * k, 2.0 + 0.3 * k) if big else
+                                  (1.6 + 1.25 * k, 1.0 + 0.9 * k)))
     ax = fig.add_subplot()
     im = ax.imshow(np.ma.masked_invalid(100 * m), cmap="RdBu", vmin=0.0, vmax=100.0)
+    ax.set_xticks(range(k), names, rotation=90 if big else 0)
+    ax.set_yticks(range(k), names)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("strategy")
+    ax.set_title("score of row vs column" + (" (the numbers: crosstable.csv)" if big else
+                                             " (paired Elo, 95% CI)"))
+    fig.colorbar(im, ax=ax, label="mean score %", shrink=0.8, ticks=range(0, 101, 25))
+    if not big:
+        _annotate_crosstable(ax, names, m, pairings)
+    tick_pt, label_pt = _points("ytick.labelsize"), _points("axes.labelsize")
+    _fit(fig, ax, right=_text_size("100", tick_pt)[0] + _TICK + _PAD
+         + _text_size("mean score %", label_pt)[1])
+    return fig
+
+
+def _annotate_crosstable(ax, names, m, pairings) -> None:
+    """Each cell's score and the paired Elo with its interval (a bound after a sweep)."""
+    k = len(names)
     elo, swept = {}, set()
     for r in pairings.itertuples():
         elo[(r.a, r.b)] = (r.elo, r.elo_lo, r.elo_hi)
@@ -310,16 +336,6 @@ def crosstable_figure(cross: pd.DataFrame, pairings: pd.DataFrame):
                 text += f"\n{bound}{e[0]:+.0f} Elo\n[{e[1]:+.0f}, {e[2]:+.0f}]"
             ax.text(j, i, text, ha="center", va="center", fontsize=8,
                     color="white" if abs(m[i, j] - 0.5) > 0.3 else "black")
-    ax.set_xticks(range(k), names)
-    ax.set_yticks(range(k), names)
-    ax.set_xlabel("opponent")
-    ax.set_ylabel("strategy")
-    ax.set_title("score of row vs column (paired Elo, 95% CI)")
-    fig.colorbar(im, ax=ax, label="mean score %", shrink=0.8, ticks=range(0, 101, 25))
-    tick_pt, label_pt = _points("ytick.labelsize"), _points("axes.labelsize")
-    _fit(fig, ax, right=_text_size("100", tick_pt)[0] + _TICK + _PAD
-         + _text_size("mean score %", label_pt)[1])
-    return fig
 
 
 def ratings_figure(ratings: pd.DataFrame, title: str = "Bradley-Terry ratings"):
@@ -376,12 +392,23 @@ def _compact(v: float) -> str:
     return f"{v:g}"
 
 
-def convergence_figure(conv: pd.DataFrame):
+#: the convergence plot's panels at most: of a larger field, the pairings closest to even
+CONVERGENCE_PANELS = 24
+
+
+def convergence_figure(conv: pd.DataFrame, most: int = CONVERGENCE_PANELS):
     """A's mean pair score per pairing against deal pairs played, with the 95% band (the
-    report puts the higher rated strategy in A)."""
+    report puts the higher rated strategy in A). Of more than ``most`` pairings, the
+    ``most`` whose final score is closest to 50% (the hardest to tell apart), in the
+    report's order: a panel for each of hundreds would take minutes to draw and nobody
+    could read it."""
     from matplotlib.ticker import FuncFormatter, LogLocator
 
     groups = list(conv.groupby(["a", "b"], sort=False))
+    if len(groups) > most:
+        gap = [abs(g["score"].iloc[-1] - 0.5) for _, g in groups]
+        keep = set(np.argsort(gap, kind="stable")[:most].tolist())
+        groups = [g for i, g in enumerate(groups) if i in keep]
     n = max(len(groups), 1)
     cols = min(3, n)
     rows = -(-n // cols)

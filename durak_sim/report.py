@@ -350,8 +350,12 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
                 " / ".join(f"{getattr(x, f'p{i}'):,}" for i in range(5)),
                 num(x.var_ratio, ".3f")]
                for x in p.itertuples()], left=2)
+    from .plots import CONVERGENCE_PANELS
+
+    closest = (f" (the {CONVERGENCE_PANELS} pairings of {len(p):,} closest to 50%)"
+               if len(p) > CONVERGENCE_PANELS else "")
     doc.img("convergence", "A's (the higher rated) mean pair score as deal pairs accumulate, "
-                           "with its 95% band")
+                           f"with its 95% band{closest}")
 
     doc.h(2, "Strategies")
     doc.p("All games of each strategy; rates with Wilson 95% intervals.")

@@ -169,6 +169,26 @@ def test_convergence_sorts_unsorted_input_and_samples():
     assert (c["lo"] <= c["score"]).all() and (c["score"] <= c["hi"]).all()
 
 
+def test_a_large_field_gets_readable_plots_of_a_bounded_size():
+    """Of 40 strategies (780 pairings) the convergence plot shows the 24 pairings closest
+    to even, and the crosstable is colour only, a third of an inch a cell."""
+    names = [f"s{i}" for i in range(40)]
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    score = {p: 0.5 + 0.4 * ((7 * k) % 780) / 780 for k, p in enumerate(pairs)}
+    conv = pd.DataFrame([{"a": a, "b": b, "pairs": n, "score": score[(a, b)], "lo": 0.0,
+                          "hi": 1.0} for a, b in pairs for n in (1, 10)])
+    fig = plots.convergence_figure(conv)
+    shown = sorted(ax.get_title() for ax in fig.axes if ax.get_visible())
+    closest = sorted(pairs, key=lambda p: score[p])[:plots.CONVERGENCE_PANELS]
+    assert shown == sorted(f"{a} vs {b}" for a, b in closest)
+    m = np.full((40, 40), 0.5)
+    cross = pd.DataFrame(m, columns=names).assign(strategy=names)
+    empty = pd.DataFrame(columns=["a", "b", "elo", "elo_lo", "elo_hi", "pairs", "p0", "p4"])
+    fig = plots.crosstable_figure(cross, empty)
+    assert not fig.axes[0].texts
+    assert fig.get_figwidth() < 20 and fig.get_figheight() < 20
+
+
 def test_length_histogram_counts():
     h = plots.length_histogram(_example_games(), ["easy", "random"])
     counts = dict(zip(h["bouts"], h["games"]))
