@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import UserError
+from .errors import UserError, game_at
 from .external import EngineFailure
 from .rules import Rules
 
@@ -166,7 +166,7 @@ def play_schedule_forfeit(strategies, seed: int, deals, rots, *, rules: Rules = 
         lost = None
         if failure is not None:
             if not forfeit:   # one line: the engine, its seat, the seed and the deal
-                failure.args = (failure.one_line("", seed, deal),)
+                failure.args = (failure.one_line("", game_at(seed, deal)),)
                 raise failure
             lost = Forfeit(seed, deal, failure.seat, failure.spec, failure.kind, failure.detail,
                            g)

@@ -13,11 +13,24 @@ class StrategyFailure(RuntimeError):
     legal action, or never let the deal end. The message names the strategy, its seat, the
     seed and the deal; the CLI prints it as one line and exits with code 2."""
 
-    def one_line(self, where: str, seed: int, deal: int) -> str:
+    def one_line(self, where: str, at: str) -> str:
         """The line that reports this failure of the strategy ``where`` names (``strategy
-        'x' (seat 1)``) at deal ``deal`` of ``seed``; an external engine words it its own
-        way (:class:`durak_sim.external.EngineFailure`), the same in every command."""
-        return f"{where} {describe_failure(self)} at seed {seed} deal {deal}"
+        'x' (seat 1)``) at the game ``at`` names (:func:`game_at`); an external engine
+        words it its own way (:class:`durak_sim.external.EngineFailure`), the same in every
+        command."""
+        return f"{where} {describe_failure(self)} {at}"
+
+
+def game_at(seed: int, deal: int, series_deal: int | None = None) -> str:
+    """Where a game is, as ``replay`` takes it: ``at seed 1 deal 4``, or in a series ``at
+    seed 1 series 4 deal 2`` (deal 2 of series 4).
+
+    >>> game_at(1, 4), game_at(1, 4, 2)
+    ('at seed 1 deal 4', 'at seed 1 series 4 deal 2')
+    """
+    if series_deal is None:
+        return f"at seed {seed} deal {deal}"
+    return f"at seed {seed} series {deal} deal {series_deal}"
 
 
 def describe_failure(exc: BaseException) -> str:

@@ -11,9 +11,10 @@ version, the ruleset, its seat and the strategy name (``hello``), told each new 
 (:func:`close_all`). Every failure of the program (it exits, hangs past the time limit, closes
 its output, prints something that is not an action, plays an illegal action, refuses the
 ruleset) raises :class:`EngineFailure` after its process group has been killed: nothing is
-left running. Its stderr is kept aside (a temporary file) and its last line quoted in the
-failure. Thinking time (from sending ``decide`` to reading the answer) is counted per
-strategy (:func:`thinking_times`).
+left running. Its stderr is read through a pipe by a thread of its own that keeps only the
+last ``STDERR_TAIL`` bytes (an engine may write as much as it likes) and ends with the
+process; the last line is quoted in the failure. Thinking time (from sending ``decide`` to
+reading the answer) is counted per strategy (:func:`thinking_times`).
 
 >>> parse_spec("engine:python3 -u bot.py")[-2:]
 ['-u', 'bot.py']
@@ -31,7 +32,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -51,6 +51,8 @@ STARTUP_TIMEOUT = 10.0
 QUIT_GRACE = 1.0
 #: the longest answer line read (bytes): an engine printing more is printing garbage
 MAX_LINE = 1 << 20
+#: bytes of an engine's stderr kept (the last ones: its last line is quoted in a failure)
+STDERR_TAIL = 4096
 #: workspace words of an engine strategy: mem[1] marks "the game was announced"
 MEMORY = 2
 
@@ -64,11 +66,10 @@ class EngineFailure(StrategyFailure):
         super().__init__(f"{detail}; its process was killed")
         self.spec, self.seat, self.kind, self.detail = spec, seat, kind, detail
 
-    def one_line(self, where: str, seed: int, deal: int) -> str:
-        """The engine, its seat, what happened, the seed and the deal, and that its process
-        was killed (``where`` is not needed: the engine names itself)."""
-        return (f"engine '{self.spec}' (seat {self.seat}) {self.detail} at seed {seed} deal "
-                f"{deal}; its process was killed")
+    def one_line(self, where: str, at: str) -> str:
+        """The engine, its seat, what happened, where (``errors.game_at``), and that its
+        process was killed (``where`` is not needed: the engine names itself)."""
+        return f"engine '{self.spec}' (seat {self.seat}) {self.detail} {at}; its process was killed"
 
 
 @dataclass
@@ -243,17 +244,19 @@ class EngineProcess:
 
     # -- life ---------------------------------------------------------------------------
     def start(self) -> None:
-        self._err = tempfile.TemporaryFile()
         try:
             self.proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._err,
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 close_fds=True, start_new_session=True)   # Ctrl-C is ours, not the engine's
         except OSError as exc:
-            self._err.close()
-            self._err = None
             raise EngineFailure(self.spec, self.seat, "crashed",
                                 f"engine {self.spec} could not start: "
                                 f"{exc.strerror or exc}") from None
+        try:
+            self._err = _StderrTail(self.proc.stderr)
+        except (OSError, RuntimeError) as exc:   # no file or thread left for it
+            self.proc.stderr.close()
+            self.fail("crashed", f"could not be started: {exc}")
         os.set_blocking(self.proc.stdin.fileno(), False)
         with _LOCK:
             _LIVE.add(self)
@@ -325,30 +328,21 @@ class EngineProcess:
             if code is not None:
                 detail += f" (exit code {code})" if code >= 0 else \
                     f" (killed by signal {-code})"
+        quoted = kind in ("crashed", "closed", "garbage", "refused")
         self._kill()
-        tail = self._stderr_tail()
-        self._close_err()
-        if tail and kind in ("crashed", "closed", "garbage", "refused"):
+        tail = self._close_err(QUIT_GRACE if quoted else 0.0)
+        if tail and quoted:
             detail += f"; its stderr ends: {_short(tail)}"
         raise EngineFailure(self.spec, self.seat, kind, detail)
 
-    def _close_err(self) -> None:
-        if self._err is not None:
-            self._err.close()
-            self._err = None
-
-    def _stderr_tail(self) -> str:
-        if self._err is None:
+    def _close_err(self, drain: float = 0.0) -> str:
+        """Stop reading the engine's stderr (once its pipe has ended, at most ``drain`` s
+        after its process was killed); its last line."""
+        err, self._err = self._err, None
+        if err is None:
             return ""
-        try:
-            self._err.seek(0, os.SEEK_END)
-            size = self._err.tell()
-            self._err.seek(max(0, size - 4096))
-            lines = [ln for ln in self._err.read().decode("utf-8", "replace").splitlines()
-                     if ln.strip()]
-        except OSError:   # pragma: no cover
-            return ""
-        return lines[-1].strip() if lines else ""
+        err.stop(drain)
+        return err.last_line()
 
     # -- messages -------------------------------------------------------------------------
     def send(self, msg: dict) -> None:
@@ -379,6 +373,8 @@ class EngineProcess:
         fd = self.proc.stdout.fileno()
         while True:
             nl = self._buf.find(b"\n")
+            if nl > MAX_LINE:
+                self.fail("garbage", f"printed a line of more than {MAX_LINE:,} bytes")
             if nl >= 0:
                 line, self._buf = self._buf[:nl], self._buf[nl + 1:]
                 if line.strip():
@@ -405,7 +401,10 @@ class EngineProcess:
         """Nothing may be waiting before a ``decide``: a line printed since the last answer
         (a second answer, an answer to ``game``) would be read as the next one."""
         fd = self.proc.stdout.fileno()
-        while select.select([fd], [], [], 0)[0]:
+        # something not blank (or MAX_LINE bytes) is enough: an endless printer would keep
+        # this reading
+        while not self._buf.strip() and len(self._buf) <= MAX_LINE and \
+                select.select([fd], [], [], 0)[0]:
             chunk = os.read(fd, 65536)
             if not chunk:
                 break   # it exited: told when its answer is read
@@ -419,7 +418,7 @@ class EngineProcess:
         line = self._read_line(deadline, what, limit)
         try:
             return json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (ValueError, RecursionError):   # not JSON; too many digits; nested too deep
             self.fail("garbage", f"printed garbage: {_short(line.decode('utf-8', 'replace'))}")
 
     def decide(self, obs, legal, hist) -> int:
@@ -469,6 +468,66 @@ class _WriteTimeout(Exception):
     pass
 
 
+class _StderrTail:
+    """An engine's stderr, read from its pipe by a daemon thread as it comes; only the last
+    ``STDERR_TAIL`` bytes are kept. The thread ends when the pipe ends (the engine and its
+    process group are gone) or at :meth:`stop`, and closes the pipe."""
+
+    def __init__(self, pipe):
+        self._pipe = pipe
+        self._tail = bytearray()
+        self._lock = threading.Lock()
+        self._wake_r, self._wake_w = os.pipe()
+        self._thread = threading.Thread(target=self._run, name="durak-sim engine stderr",
+                                        daemon=True)
+        try:
+            self._thread.start()
+        except RuntimeError:
+            os.close(self._wake_r)
+            os.close(self._wake_w)
+            raise
+
+    def _run(self) -> None:
+        fd = self._pipe.fileno()
+        poll = select.poll()   # (select() takes no descriptor above 1023)
+        poll.register(fd, select.POLLIN)
+        poll.register(self._wake_r, select.POLLIN)
+        try:
+            while True:
+                ready = [f for f, _ in poll.poll()]
+                if self._wake_r in ready:
+                    return
+                data = os.read(fd, 65536)
+                if not data:
+                    return
+                with self._lock:
+                    self._tail += data
+                    del self._tail[:-STDERR_TAIL]
+        except OSError:   # pragma: no cover - a pipe that failed: nothing more to keep
+            pass
+        finally:
+            self._pipe.close()
+            os.close(self._wake_r)
+
+    def stop(self, drain: float = 0.0) -> None:
+        """End the thread: when the pipe ends, within ``drain`` s, else at once."""
+        if self._wake_w < 0:
+            return
+        self._thread.join(drain)
+        if self._thread.is_alive():   # something outside the process group holds the pipe
+            os.write(self._wake_w, b"x")
+            self._thread.join()
+        os.close(self._wake_w)
+        self._wake_w = -1
+
+    def last_line(self) -> str:
+        """The last line that is not blank of what was kept."""
+        with self._lock:
+            text = self._tail.decode("utf-8", "replace")
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        return lines[-1].strip() if lines else ""
+
+
 def resolve_answer(line: bytes, obs, codes: list[int], texts: list[str]) -> int | None:
     """The legal code an answer names; -1 when it names an action that is not legal now;
     None when it is not an action at all (garbage). An answer is a JSON object
@@ -485,7 +544,7 @@ def resolve_answer(line: bytes, obs, codes: list[int], texts: list[str]) -> int 
     if text[:1] in "{[\"-0123456789":
         try:
             value = json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):   # not JSON; too many digits; nested too deep
             return None
     if isinstance(value, dict):
         value = value.get("action")

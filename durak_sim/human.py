@@ -142,7 +142,7 @@ class PlaySession:
 
     def decide(self, seat: int, codes: list[int]) -> int:
         """The AI's choice, exactly as ``reference.play_game`` asks it."""
-        from .errors import StrategyFailure, describe_failure
+        from .errors import StrategyFailure, describe_failure, game_at
         from .reference import hist_for_strategy, legal_array
 
         strat = self.seats[seat]
@@ -152,7 +152,7 @@ class PlaySession:
             code = strat.decide(g.observation(seat), legal_array(codes), hist_for_strategy(g),
                                 self.rngs[seat], self.mems[seat])
         except StrategyFailure as exc:           # (an external engine's, in its own words)
-            raise StrategyFailure(exc.one_line(where, self.seed, self.deal)) from None
+            raise StrategyFailure(exc.one_line(where, game_at(self.seed, self.deal))) from None
         except (Exception, SystemExit) as exc:
             raise StrategyFailure(f"{where} {describe_failure(exc)} at seed {self.seed} deal "
                                   f"{self.deal}") from None

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import operator
+import os
 import pkgutil
 import sys
 from dataclasses import dataclass, field
@@ -30,6 +32,12 @@ from typing import Callable
 
 class StrategyError(ValueError):
     """Unknown or malformed strategy."""
+
+
+#: the most ``int64`` words of workspace a strategy may register (``memory=``): 32 MiB a
+#: seat, six times expert's. Every seat of a kernel thread gets the largest workspace of its
+#: line-up, so a six-player table holds at most 192 MiB a thread.
+MAX_MEMORY = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -87,37 +95,101 @@ def register_strategy(name: str, decide: Callable, *, version: int = 1, descript
                       memory: int = 1, reset: int = 1, aliases: tuple[str, ...] = (),
                       compile_seconds: float | None = None, plays: str = "classic") -> Strategy:
     """Register ``decide`` under ``name`` (lower-case letters, digits, ``-`` and ``_``).
-    ``compile_seconds``: roughly how long compiling ``decide`` takes on a cold cache, for
-    the notice printed before it (optional). ``plays``: the rulesets it plays, ``"all"``
-    or ``"classic"`` (the two-player default game; the default: a strategy written for two
-    players is not seated at other tables)."""
+    ``memory``: the ``int64`` words of its workspace, at most ``MAX_MEMORY``; ``reset``: how
+    many of them are zeroed at each game (1 to ``memory``). ``compile_seconds``: roughly
+    how long compiling ``decide`` takes on a cold cache, for the notice printed before it
+    (optional). ``plays``: the rulesets it plays, ``"all"`` or ``"classic"`` (the two-player
+    default game; the default: a strategy written for two players is not seated at other
+    tables).
+
+    A name (or alias) another strategy has is refused, and so is a name registered again
+    with another ``decide`` or other settings. The same registration again (its module
+    imported twice: ``decide`` of the same code in the same file) replaces the first."""
     if plays not in ("all", "classic"):
         raise StrategyError(f"strategy {name!r}: plays must be 'all' or 'classic', got "
                             f"{plays!r}")
-    if not name or not all(c.isalnum() or c in "-_" for c in name) or name != name.lower():
-        raise StrategyError(f"invalid strategy name {name!r}")
-    if memory < 1 or not 1 <= reset <= memory:
+    if not isinstance(name, str) or not name or \
+            not all(c.isalnum() or c in "-_" for c in name) or name != name.lower():
+        raise StrategyError(f"invalid strategy name {_shorten(repr(name))}")
+    memory, reset = _words(name, "memory", memory), _words(name, "reset", reset)
+    if not 1 <= memory <= MAX_MEMORY:
+        raise StrategyError(f"strategy {name!r}: memory must be 1 to {MAX_MEMORY:,} int64 "
+                            f"words ({MAX_MEMORY * 8 >> 20} MiB a seat), got {memory:,}")
+    if not 1 <= reset <= memory:
         raise StrategyError(f"strategy {name!r}: need 1 <= reset <= memory")
     _check_callable(name, decide)
     module = getattr(decide, "__module__", "") or ""
     if not module.startswith(f"{__package__}.strategies"):
         load_builtins()   # a plugin's name is checked against every built-in one
+    strat = Strategy(name=name, fn=decide, version=int(version), description=description,
+                     memory=memory, reset=reset, compiled=_is_compiled(decide),
+                     module=module,
+                     compile_seconds=compile_seconds, plays=plays,
+                     distribution=_LOADING_DIST or "")
     for taken in (name, *aliases):
         owner = _REGISTRY.get(_ALIASES.get(taken, taken))
         if owner is not None and owner.module != module:
             raise StrategyError(f"strategy name {taken!r} is taken by {owner.name!r} "
                                 f"({owner.module or 'unknown module'}): choose another name "
-                                f"for the one in {module or 'unknown module'}")
-    strat = Strategy(name=name, fn=decide, version=int(version), description=description,
-                     memory=int(memory), reset=int(reset), compiled=_is_compiled(decide),
-                     module=module,
-                     compile_seconds=compile_seconds, plays=plays,
-                     distribution=_LOADING_DIST or "")
+                                f"for the one in {_origin(decide) or 'unknown module'}")
+        if owner is not None and owner.name != name:
+            raise StrategyError(f"strategy name {taken!r} is taken by {owner.name!r} of the "
+                                f"same module: choose another name for {name!r} in "
+                                f"{_origin(decide) or 'unknown module'}")
+        if owner is not None and not _same_registration(owner, strat):
+            raise StrategyError(f"strategy {name!r} is registered twice with different "
+                                f"definitions ({_origin(owner.fn, line=True)}, then "
+                                f"{_origin(decide, line=True)}): register a name once")
     _READY.discard(name)
     _REGISTRY[name] = strat
     for a in aliases:
         _ALIASES[a] = name
     return strat
+
+
+def _words(name: str, what: str, value) -> int:
+    """``memory`` or ``reset``, an integer."""
+    if isinstance(value, bool):
+        value = None
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise StrategyError(f"strategy {name!r}: {what} must be an integer number of int64 "
+                            f"words, got {_shorten(repr(value))}") from None
+
+
+def _shorten(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[:n] + "..."
+
+
+def _code(fn):
+    """The Python code of ``decide`` (a numba dispatcher's too), else None."""
+    return getattr(getattr(fn, "py_func", fn), "__code__", None)
+
+
+def _origin(fn, line: bool = False) -> str:
+    """Where ``decide`` is defined: its file (``decide2 at FILE:LINE`` with ``line``), else
+    its module's name."""
+    code = _code(fn)
+    if code is None:
+        return getattr(fn, "__module__", "") or ""
+    if not line:
+        return code.co_filename
+    name = getattr(getattr(fn, "py_func", fn), "__qualname__", code.co_name)
+    return f"{name} at {code.co_filename}:{code.co_firstlineno}"
+
+
+def _same_registration(old: Strategy, new: Strategy) -> bool:
+    """Whether ``new`` registers again what ``old`` did: the same settings and the same
+    ``decide``, or one of the same code in the same file (its module imported again)."""
+    if (old.version, old.memory, old.reset, old.plays) != \
+            (new.version, new.memory, new.reset, new.plays):
+        return False
+    if old.fn is new.fn:
+        return True
+    a, b = _code(old.fn), _code(new.fn)
+    return a is not None and b is not None and a == b and \
+        os.path.realpath(a.co_filename) == os.path.realpath(b.co_filename)
 
 
 def _check_callable(name: str, decide) -> None:
@@ -229,24 +301,46 @@ def _strategies_package():
 def load_plugin(spec: str) -> None:
     """Import a user's strategy module: a dotted module name or a path to a ``.py`` file.
     The built-ins load first: a plugin may import them (``durak_sim.strategies.easy``) and
-    may not take their names."""
+    may not take their names. A spec that is neither, a plugin that fails to import (it
+    raises, calls ``sys.exit``) or one that registers what it may not: a ``StrategyError``,
+    one line naming the plugin or the strategy."""
     load_builtins()
     path = Path(spec)
+    what = "--plugin takes a .py file or the name of an importable module"
+    kind = "not a module name"
+    if spec and path.exists():
+        kind = "a folder that is no importable package" if path.is_dir() else "not a .py file"
+    if not spec.endswith(".py") and not all(w.isidentifier() for w in spec.split(".")):
+        raise StrategyError(f"cannot load plugin {spec}: {kind} ({what})")
+    mod_name = f"durak_sim_plugin_{path.stem}" if spec.endswith(".py") else spec
     try:
         if spec.endswith(".py"):
             if not path.is_file():
                 raise StrategyError(f"plugin file not found: {spec}")
-            mod_name = f"durak_sim_plugin_{path.stem}"
             module_spec = importlib.util.spec_from_file_location(mod_name, path)
             module = importlib.util.module_from_spec(module_spec)
             sys.modules[mod_name] = module
-            module_spec.loader.exec_module(module)
+            try:
+                module_spec.loader.exec_module(module)
+            except BaseException:
+                sys.modules.pop(mod_name, None)
+                raise
         else:
             importlib.import_module(spec)
     except StrategyError:
         raise
-    except Exception as exc:  # a user's module failing to import is bad input
+    except ModuleNotFoundError as exc:
+        if exc.name and (spec + ".").startswith(exc.name + "."):   # the plugin itself
+            said = kind if path.exists() else f"no module named {exc.name!r}"
+            raise StrategyError(f"cannot load plugin {spec}: {said} ({what})") from exc
         raise StrategyError(f"cannot load plugin {spec}: {exc}") from exc
+    except (Exception, SystemExit) as exc:  # a user's module failing to import is bad input
+        from .errors import describe_failure
+
+        text = f"it {describe_failure(exc)} on import" if isinstance(exc, SystemExit) \
+            else str(exc)
+        raise StrategyError(f"cannot load plugin {spec}: {text or type(exc).__name__}"
+                            ) from exc
 
 
 def get_strategy(name: str) -> Strategy:

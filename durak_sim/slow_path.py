@@ -77,7 +77,8 @@ def play_reference(strats, seed, deals, rots, n_series_deals, rules, record, sto
             kw = {}
             if n_series_deals is not None:
                 deck_stream, seat0 = series_streams(k)
-                kw = {"stream": deck_stream, "seat_stream0": seat0, "dealer": dealer}
+                kw = {"stream": deck_stream, "seat_stream0": seat0, "dealer": dealer,
+                      "series_deal": k}
             try:
                 game = play_game(seed, int(deals[j]), seated, rules, **kw)
             except IllegalActionError as exc:

@@ -50,9 +50,6 @@ teams), ``first_attacker``, ``bouts`` and ``cards_left``.
 """
 from __future__ import annotations
 
-import contextlib
-import glob
-import hashlib
 import json
 import os
 import re
@@ -63,11 +60,13 @@ from typing import Sequence
 import numpy as np
 
 from .errors import UserError
+from .files import (TMP_SUFFIX, StorageError, WriteError, atomic_text_file,  # noqa: F401
+                    atomic_write_bytes, atomic_write_text, make_folder, remove_temporaries,
+                    sha256_file)
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "durak-sim/tournament/1"
 GAMES_DIR = "games"
-TMP_SUFFIX = ".tmp"
 OUTCOMES = ("durak", "draw")   # dictionary of the ``outcome`` column: code 1 is a draw
 
 #: column name -> numpy dtype of the narrow integer columns as stored
@@ -119,123 +118,6 @@ def result_keys(players: int) -> tuple[str, ...]:
     if players == 2:
         return base
     return (*base, "durak_team", *(f"place{s}" for s in range(players)))
-
-
-class StorageError(UserError):
-    """A damaged or foreign output folder."""
-
-
-class WriteError(StorageError):
-    """A file could not be written (a full disk, a read-only folder); the message names it."""
-
-
-# --------------------------------------------------------------------------------------
-# Atomic files
-# --------------------------------------------------------------------------------------
-def atomic_write_bytes(path: Path, data: bytes, sync: bool = True) -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the new one, whole.
-    ``sync=False``: not forced to disk first (a few ms a file), for files that can be
-    made again (the report's, from the stored games).
-
-    >>> import tempfile
-    >>> p = Path(tempfile.mkdtemp()) / "x.txt"
-    >>> atomic_write_bytes(p, b"hi"); p.read_bytes()
-    b'hi'
-    """
-    path = Path(path)
-    tmp = path.with_name(path.name + TMP_SUFFIX)
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            if sync:
-                f.flush()
-                os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:   # a full disk, a read-only folder: say which file
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
-@contextlib.contextmanager
-def atomic_text_file(path: Path, encoding: str = "utf-8"):
-    """A text file written in full or not at all: the lines go to a temporary file beside
-    ``path``, which replaces ``path`` only when the ``with`` block ends without an error
-    (an error, Ctrl-C or a kill leaves ``path`` as it was).
-
-    >>> import tempfile
-    >>> p = Path(tempfile.mkdtemp()) / "x.txt"
-    >>> with atomic_text_file(p) as f:
-    ...     _ = f.write("hi\\n")
-    >>> p.read_text()
-    'hi\\n'
-    """
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}{TMP_SUFFIX}")
-    _remove_orphans(path)
-    try:
-        with open(tmp, "w", encoding=encoding, newline="\n") as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:   # a full disk, a read-only folder: say which file
-        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-
-
-def _remove_orphans(path: Path) -> None:
-    """Delete the temporary files of :func:`atomic_text_file` for ``path`` whose process is
-    gone (a SIGKILL, which no ``finally`` outlives); a live process's are left alone."""
-    for old in path.parent.glob(f".{glob.escape(path.name)}.*{TMP_SUFFIX}"):
-        pid = old.name[len(path.name) + 2:-len(TMP_SUFFIX)]
-        if not pid.isdigit() or int(pid) == os.getpid():
-            continue
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            with contextlib.suppress(OSError):
-                old.unlink(missing_ok=True)
-        except (PermissionError, OverflowError):   # (another user's process; not a pid)
-            continue
-
-
-def make_folder(path: Path) -> Path:
-    """``path`` as a folder (made with its parents when missing); a :class:`WriteError`
-    naming it when something else is there or it cannot be made."""
-    path = Path(path)
-    if path.exists() and not path.is_dir():
-        raise WriteError(f"cannot write in {path}: it is a file, not a folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise WriteError(f"cannot make the folder {path}: {exc.strerror or exc}") from None
-    return path
-
-
-def atomic_write_text(path: Path, text: str, sync: bool = True) -> None:
-    """:func:`atomic_write_bytes` of UTF-8 text with ``\\n`` line ends."""
-    atomic_write_bytes(path, text.encode("utf-8"), sync)
-
-
-def sha256_file(path: Path) -> str:
-    """Hex SHA-256 of a file's bytes."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def remove_temporaries(out: Path) -> int:
-    """Delete the ``*.tmp`` files an interrupted write left in ``out``; how many."""
-    n = 0
-    for tmp in Path(out).rglob(f"*{TMP_SUFFIX}"):
-        tmp.unlink(missing_ok=True)
-        n += 1
-    return n
 
 
 # --------------------------------------------------------------------------------------

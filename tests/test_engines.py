@@ -76,6 +76,37 @@ BAD = textwrap.dedent("""\
             if mode == "slow":
                 time.sleep(0.05)
                 print(json.dumps({"action": msg["legal"][0]}), flush=True)
+            if mode == "bigint":   # more digits than Python converts
+                print("9" * 6000, flush=True)
+            if mode == "nested":   # deeper than the JSON decoder recurses
+                print("[" * 100000 + "]" * 100000, flush=True)
+            if mode == "longline":   # one line of 2 MiB, ended
+                print("a" * (2 << 20), flush=True)
+""")
+
+#: an engine that writes 32 MiB to stderr before it answers hello (more than a pipe holds:
+#: it must be read as it comes) and 64 KiB at each decision; it exits at its decision
+#: number argv[2] (0: never), its stderr's last line 'last words'
+NOISY = textwrap.dedent("""\
+    import json, os, sys
+    with open(sys.argv[1], "a") as f:
+        f.write(f"{os.getpid()}\\n")
+    noise = ("x" * 1023 + "\\n").encode() * 64
+    n = 0
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "hello":
+            for _ in range(512):
+                sys.stderr.buffer.write(noise)
+            sys.stderr.flush()
+            print(json.dumps({"type": "ready"}), flush=True)
+        elif msg["type"] == "decide":
+            n += 1
+            sys.stderr.buffer.write(noise)
+            sys.stderr.flush()
+            if n == int(sys.argv[2]):
+                sys.exit("last words")
+            print(json.dumps({"action": msg["legal"][0]}), flush=True)
 """)
 
 #: an engine that logs every message it gets and answers in each accepted form in turn
@@ -201,6 +232,9 @@ def test_protocol_messages(tmp_path):
     ("illegal", ["played an illegal action", "(legal: "]),
     ("silent", ["closed its output without answering decide"]),
     ("twice", ["printed a line nobody asked for"]),
+    ("bigint", ["printed garbage: '99999999", "...'"]),
+    ("nested", ["printed garbage: '[[[[[[[[", "...'"]),
+    ("longline", ["printed a line of more than 1,048,576 bytes"]),
 ])
 def test_a_failing_engine_is_one_line_and_killed_or_forfeited(tmp_path, mode, words):
     (tmp_path / "bad.py").write_text(BAD)
@@ -233,7 +267,9 @@ def test_a_failing_engine_is_one_line_and_killed_or_forfeited(tmp_path, mode, wo
         external.close_all()
     assert len(result.forfeits) == 4 and {f.seat for f in result.forfeits} == {0, 1}
     assert {f.kind for f in result.forfeits} == {{"crash": "crashed", "hang": "timeout",
-                                                  "silent": "closed", "twice": "garbage"}
+                                                  "silent": "closed", "twice": "garbage",
+                                                  "bigint": "garbage", "nested": "garbage",
+                                                  "longline": "garbage"}
                                                  .get(mode, mode)}
     table = result.summary.table
     assert table.loc[0, "durak"] == 4 and table.loc[0, "wins"] == 0
@@ -330,8 +366,10 @@ def test_answers_are_resolved_to_legal_codes():
         assert resolve_answer(answer.encode(), obs, codes, texts) == c, answer
     assert resolve_answer(b"take", obs, codes, texts) == -1      # an action, not legal
     assert resolve_answer(b"999", obs, codes, texts) == -1
-    for junk in (b"hello", b"[1, 2]", b"{\"move\": 3}", b"true", b"\xff\xfe", b"attack 10S"):
-        assert resolve_answer(junk, obs, codes, texts) is None, junk
+    for junk in (b"hello", b"[1, 2]", b"{\"move\": 3}", b"true", b"\xff\xfe", b"attack 10S",
+                 b"9" * 6000, b"-" + b"9" * 6000, b"{\"action\": " + b"9" * 6000 + b"}",
+                 b"[" * 100000 + b"]" * 100000, b"{\"action\": " + b"[" * 100000):
+        assert resolve_answer(junk, obs, codes, texts) is None, junk[:20]
 
 
 @pytest.mark.parametrize("rules", [
@@ -390,3 +428,75 @@ def test_an_engine_time_limit_out_of_range_is_one_line(monkeypatch, args, env, w
     for command in (["match", f"engine:{EXAMPLE}", "easy", "--deals", "2"],
                     ["replay", "--seed", "1", "--deal", "0", "--seats", f"engine:{EXAMPLE},easy"]):
         assert_one_line_error(invoke(*command, *args), *words)
+
+
+def stderr_threads() -> list:
+    import threading
+
+    return [t for t in threading.enumerate() if t.name == "durak-sim engine stderr"]
+
+
+def big_open_files() -> list:
+    """The regular files of more than 16 MiB this process holds open."""
+    import stat
+
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            st = os.fstat(int(fd))
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) and st.st_size > 16 << 20:
+            found.append(os.readlink(f"/proc/self/fd/{fd}"))
+    return found
+
+
+def test_an_engines_stderr_is_read_as_it_comes_and_only_its_tail_kept(tmp_path):
+    """However much an engine writes to stderr, only its last STDERR_TAIL bytes are held
+    (read by a thread of its own); its last line is quoted when it fails; neither its
+    process nor the thread outlives it, after a failure or after a normal match."""
+    from durak_sim import external
+    from durak_sim.errors import StrategyFailure
+    from durak_sim.reference import play_game
+    from durak_sim.registry import get_strategy
+
+    (tmp_path / "noisy.py").write_text(NOISY)
+    pids = tmp_path / "pids"
+    easy = get_strategy("easy")
+    assert stderr_threads() == []
+    strat = external.engine_strategy(f"engine:{tmp_path / 'noisy.py'} {pids} 0")
+    try:
+        for deal in range(3):
+            play_game(1, deal, [strat, easy])
+        (proc,) = strat.fn.procs.values()
+        assert proc.alive and len(stderr_threads()) == 1
+        assert 0 < len(proc._err._tail) <= external.STDERR_TAIL
+        assert big_open_files() == []   # nor is it kept in a (temporary) file
+        assert proc._err.last_line() == "x" * 1023
+    finally:
+        strat.fn.close()
+    assert stderr_threads() == [] and all(gone(int(p)) for p in pids.read_text().split())
+    pids.unlink()
+
+    strat = external.engine_strategy(f"engine:{tmp_path / 'noisy.py'} {pids} 3")
+    with pytest.raises(StrategyFailure) as err:
+        play_game(1, 0, [easy, strat])
+    assert err.value.__cause__.kind == "crashed"
+    assert "(seat 1) exited without answering decide (exit code 1); its stderr ends: " \
+           "'last words' at seed 1 deal 0" in str(err.value)
+    assert stderr_threads() == [] and all(gone(int(p)) for p in pids.read_text().split())
+
+
+def test_a_hello_answer_too_deep_or_too_long_is_garbage(tmp_path):
+    from durak_sim import external
+    from durak_sim.rules import Rules
+
+    for answer in ('"[" * 100000', '"9" * 6000', '"{" * 3 + "a" * (2 << 20)'):
+        (tmp_path / "bot.py").write_text(f"import sys\nsys.stdin.readline()\n"
+                                         f"print({answer}, flush=True)\nsys.stdin.read()\n")
+        argv = external.parse_spec(f"engine:{tmp_path / 'bot.py'}")
+        proc = external.EngineProcess("engine:bot.py", argv, 0, Rules())
+        with pytest.raises(external.EngineFailure) as err:
+            proc.start()
+        assert err.value.kind == "garbage" and len(err.value.detail) < 200, err.value.detail
+        assert not proc.alive and stderr_threads() == []

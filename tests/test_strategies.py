@@ -51,3 +51,136 @@ def test_the_kernel_names_the_source_of_the_strategies_it_compiles_in():
 
     assert batch.inlined_source() == batch.INLINED_SOURCE, \
         "strategies/random.py or easy.py changed: set INLINED_SOURCE in kernel/batch.py"
+
+
+PLUGIN_TWICE = """\
+from durak_sim.registry import register_strategy
+
+
+def decide(obs, legal, hist, rng, mem):
+    return legal[1]
+
+
+def decide2(obs, legal, hist, rng, mem):
+    return legal[legal[0]]
+
+
+register_strategy("test-twice", decide, plays="all")
+register_strategy("test-twice", SECOND, plays="all")
+"""
+
+
+def _forget(*names):
+    from durak_sim import registry
+
+    for name in names:
+        registry._REGISTRY.pop(name, None)
+    for alias in [a for a, n in registry._ALIASES.items() if n in names or a in names]:
+        del registry._ALIASES[alias]
+
+
+def test_a_name_registered_twice_is_refused_unless_it_is_the_same_registration(tmp_path):
+    """Another ``decide`` (or other settings, or the same code in another file) under a
+    name already registered is refused in one line naming the strategy and the file; the
+    same registration again (a plugin loaded twice, as ``tournament`` does, or by another
+    path to the same file) is accepted."""
+    from durak_sim.registry import StrategyError, load_plugin, register_strategy
+
+    twice = tmp_path / "twice_plugin.py"
+    twice.write_text(PLUGIN_TWICE.replace("SECOND", "decide2"))
+    same = tmp_path / "same_plugin.py"
+    same.write_text(PLUGIN_TWICE.replace("test-twice", "test-same").replace("SECOND", "decide"))
+    try:
+        with pytest.raises(StrategyError) as err:
+            load_plugin(str(twice))
+        msg = str(err.value)
+        assert "\n" not in msg and "strategy 'test-twice' is registered twice" in msg
+        assert f"decide at {twice}:4, then decide2 at {twice}:8" in msg, msg
+        assert get_strategy("test-twice").fn.__name__ == "decide"   # the first one stays
+        for _ in range(2):
+            load_plugin(str(same))
+        first = get_strategy("test-same")
+        (tmp_path / "link").symlink_to(tmp_path)
+        load_plugin(str(tmp_path / "link" / same.name))   # the same file by another path
+        assert get_strategy("test-same").fn.__code__ == first.fn.__code__
+        other = tmp_path / "other" / same.name   # the same code in another file
+        other.parent.mkdir()
+        other.write_text(same.read_text())
+        with pytest.raises(StrategyError, match=f"then decide at {other}:4"):
+            load_plugin(str(other))
+        with pytest.raises(StrategyError, match="'test-same' is registered twice"):
+            register_strategy("test-same", first.fn, version=2, plays="all")
+        with pytest.raises(StrategyError, match="'test-same' is registered twice"):
+            register_strategy("test-same", first.fn, plays="classic")
+        # an alias of another strategy of the same module, or a name that is one
+        register_strategy("test-a", first.fn, aliases=("test-al",))
+        register_strategy("test-a", first.fn, aliases=("test-al",))
+        for name, aliases in (("test-b", ("test-al",)), ("test-al", ())):
+            with pytest.raises(StrategyError, match="'test-al' is taken by 'test-a' of "):
+                register_strategy(name, first.fn, aliases=aliases)
+        assert get_strategy("test-al").name == "test-a"
+    finally:
+        _forget("test-twice", "test-same", "test-a", "test-b", "test-al")
+
+
+def test_the_workspace_a_strategy_may_register_is_bounded():
+    from durak_sim.registry import MAX_MEMORY, StrategyError, register_strategy
+    from durak_sim.strategies.random import decide
+
+    assert MAX_MEMORY == 4_194_304 and all(get_strategy(n).memory <= MAX_MEMORY for n in NAMES)
+    try:
+        for memory in (10**12, MAX_MEMORY + 1, 0):
+            with pytest.raises(StrategyError, match=r"'test-mem': memory must be 1 to "
+                                                    r"4,194,304 int64 words \(32 MiB a seat\)"):
+                register_strategy("test-mem", decide, memory=memory)
+        for memory in (1.5, "10", True, None):
+            with pytest.raises(StrategyError, match="memory must be an integer"):
+                register_strategy("test-mem", decide, memory=memory)
+        with pytest.raises(StrategyError, match="need 1 <= reset <= memory"):
+            register_strategy("test-mem", decide, memory=2, reset=3)
+        assert register_strategy("test-mem", decide, memory=MAX_MEMORY).memory == MAX_MEMORY
+    finally:
+        _forget("test-mem")
+
+
+#: (file, its text or None: not written, words of the one-line error)
+CANNOT_LOAD = [
+    ("exits.py", "import sys; sys.exit(0)\n",
+     ["cannot load plugin exits.py: it called sys.exit(0) on import"]),
+    ("exits3.py", "import sys; sys.exit(3)\n", ["plugin exits3.py", "sys.exit(3)"]),
+    ("raises.py", "raise RuntimeError()\n", ["cannot load plugin raises.py: RuntimeError"]),
+    ("notpy.txt", "not python\n", ["cannot load plugin notpy.txt: not a .py file",
+                                   "--plugin takes a .py file or the name of an importable "
+                                   "module"]),
+    ("sub/notpy.txt", "not python\n", ["plugin sub/notpy.txt: not a .py file"]),
+    ("adir/x.txt", "", ["cannot load plugin adir: a folder that is no importable package"]),
+    ("nowhere_mod", None, ["cannot load plugin nowhere_mod: no module named 'nowhere_mod' "
+                           "(--plugin takes"]),
+    ("hog.py", "from durak_sim.registry import register_strategy\n"
+               "from durak_sim.strategies.random import decide\n"
+               "register_strategy('test-hog', decide, memory=10**12)\n",
+     ["strategy 'test-hog': memory must be 1 to 4,194,304 int64 words"]),
+    ("dupe.py", PLUGIN_TWICE.replace("test-twice", "test-dupe").replace("SECOND", "decide2"),
+     ["strategy 'test-dupe' is registered twice", "dupe.py:8"]),
+]
+
+
+@pytest.mark.parametrize("file, source, words", CANNOT_LOAD, ids=[c[0] for c in CANNOT_LOAD])
+def test_a_plugin_that_cannot_load_is_one_line_naming_it(tmp_path, monkeypatch, file, source,
+                                                          words):
+    """A plugin that exits or raises on import, a file that is not Python, a folder, a module
+    not found, a workspace beyond the bound, a name registered twice: one line, exit code 2,
+    nothing played."""
+    from cli_errors import assert_one_line_error, invoke
+
+    monkeypatch.chdir(tmp_path)
+    if source is not None:
+        (tmp_path / file).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / file).write_text(source)
+    spec = file.split("/")[0] if file.startswith("adir/") else file
+    try:
+        proc = invoke("match", "easy", "random", "--deals", "10", "--plugin", spec)
+    finally:
+        _forget("test-hog", "test-dupe")
+    assert_one_line_error(proc, *words)
+    assert proc.stdout == ""

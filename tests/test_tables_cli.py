@@ -180,3 +180,29 @@ def test_a_resume_from_another_folder_asks_for_a_relative_plugin_path(tmp_path):
     proc = run_cli("tournament", "--resume", str(out), "--deals", "6", "--plugin",
                    str(start / "mine.py"), "--no-progress", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_strategy_failing_in_a_series_is_named_by_series_and_deal(tmp_path):
+    """The line names the deal as ``replay --series J --deal K`` takes it (the series, then
+    the deal in it), not by the deal index the series shares."""
+    import re
+
+    plugin = tmp_path / "late.py"
+    plugin.write_text('''
+from durak_sim.registry import register_strategy
+calls = [0]
+def decide(obs, legal, hist, rng, mem):
+    calls[0] += 1
+    if calls[0] > 200:
+        raise RuntimeError("tired")
+    return legal[1]
+register_strategy("late", decide, plays="all")
+''')
+    proc = subprocess.run([*CLI, "series", "late", "random", "random", "--deals", "4",
+                           "--series", "50", "--threads", "1", "--plugin", str(plugin)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert_one_line_error(proc, "strategy 'late'", "raised RuntimeError: tired")
+    where = re.search(r"at seed 1 series (\d+) deal (\d+)$", proc.stderr.strip())
+    assert where, proc.stderr
+    j, k = map(int, where.groups())
+    assert j < 50 and k < 4 and (j, k) != (0, 0)

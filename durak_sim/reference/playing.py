@@ -19,7 +19,7 @@ import numpy as np
 from .. import seeding
 from ..actions import DEFEND, LEGAL_SIZE, action_str, defend_at, is_defend
 from ..cards import N_CARDS, card_str, parse_card
-from ..errors import StrategyFailure, describe_failure
+from ..errors import StrategyFailure, describe_failure, game_at
 from ..observation import PHASE_DEFEND
 from ..rules import Rules
 from .core import IllegalActionError, RecordError
@@ -81,12 +81,13 @@ def decisions(game):
 
 def play_game(seed: int, deal: int, strategies: list, rules: Rules = Rules(), *,
               stream: int = 0, seat_stream0: int | None = None,
-              dealer: int | None = None) -> ReferenceGame:
+              dealer: int | None = None, series_deal: int | None = None) -> ReferenceGame:
     """Play deal ``deal`` of ``seed`` with one strategy per seat; return the finished game.
 
     ``strategies``: registry ``Strategy`` objects (or names, or anything with ``name``,
     ``decide``, ``memory``, ``reset``). A single legal action is played without asking (E1).
-    ``stream``, ``seat_stream0``, ``dealer``: a deal of a series (E13, R9.1; ``seeding``).
+    ``stream``, ``seat_stream0``, ``dealer``: a deal of a series (E13, R9.1; ``seeding``);
+    ``series_deal``: its number in the series (``deal`` the series'), for error lines.
     """
     strats = [_resolve(s) for s in strategies]
     if len(strats) != rules.players:
@@ -96,12 +97,12 @@ def play_game(seed: int, deal: int, strategies: list, rules: Rules = Rules(), *,
     for seat, codes in decisions(game):
         strat = strats[seat]
         where = f"strategy {strat.name!r} (seat {seat})"
-        at = f"at seed {seed} deal {deal}"
+        at = game_at(seed, deal, series_deal)
         try:
             code = strat.decide(game.observation(seat), legal_array(codes),
                                 hist_for_strategy(game), rngs[seat], mems[seat])
         except StrategyFailure as exc:           # (an external engine's, in its own words)
-            raise StrategyFailure(exc.one_line(where, seed, deal)) from exc
+            raise StrategyFailure(exc.one_line(where, at)) from exc
         except (Exception, SystemExit) as exc:   # a plugin's error is its own, told in one line
             raise StrategyFailure(f"{where} {describe_failure(exc)} {at}") from exc
         if isinstance(code, (bool, float)) or not isinstance(code, (int, np.integer)):
@@ -148,7 +149,7 @@ def play_series(seed: int, j: int, k_deals: int, strategies: list,
     for k in range(k_deals):
         deck_stream, seat0 = seeding.series_streams(k)
         game = play_game(seed, j, strategies, rules, stream=deck_stream, seat_stream0=seat0,
-                         dealer=dealer)
+                         dealer=dealer, series_deal=k)
         records.append(_record(game, seed, j, series={"series": j, "deal": k}))
         dealer = next_dealer(game.result(), game.dealer, rules.players)
     return records
