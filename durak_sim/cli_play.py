@@ -183,16 +183,25 @@ def engine_example_command():
 
 
 # ------------------------------------------------------------------ replay --record FILE
+def check_any(rec: dict) -> dict:
+    """A record as ``replay --record`` takes it: well formed (a game stopped midway too),
+    and a finished game's replaying to its result (one line if not)."""
+    from .records import validate_record
+
+    validate_record(rec, unfinished=True)
+    if not rec.get("unfinished") and "forfeit" not in rec:
+        from .reference import replay
+
+        replay(rec)
+    return rec
+
+
 def render_any(rec: dict) -> str:
     """``render_record`` of a finished game; of a game stopped midway (``durak-sim play``'s
     record with ``"unfinished": true``), the actions played and where it stopped."""
     from .replay import render_record
 
-    if not rec.get("unfinished") and "forfeit" not in rec:
-        from .reference import replay
-
-        replay(rec)   # a finished record must replay to its result (one line if not)
-    return render_record(rec)
+    return render_record(check_any(rec))
 
 
 def show_records(path: Path, deal: int | None, as_json: bool,
@@ -213,7 +222,7 @@ def show_records(path: Path, deal: int | None, as_json: bool,
         elif deal is not None and rec.get("deal") != deal:
             continue
         try:
-            text = dumps(rec) if as_json else render_any(rec)
+            text = dumps(check_any(rec)) if as_json else render_any(rec)
         except ValueError as exc:    # (RecordError) the record does not replay
             raise UserError(f"{path}: record {i + 1}: {exc}") from None
         if shown and not as_json:

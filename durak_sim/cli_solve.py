@@ -1,8 +1,10 @@
 """``durak-sim solve FILE [--json]``: solve endgame positions (spec/position.md).
 
-FILE holds one position (a JSON object) or JSON Lines (one position a line); answers come in
-the same order, each as soon as it is found. Errors (a malformed position, an unreadable file)
-print one line ``durak-sim: error: <message>`` on stderr and exit with code 2. Every solve has
+FILE holds one position (a JSON object) or JSON Lines (one position a line), read one position
+at a time; answers come in the same order, each as soon as it is found. Errors (a malformed
+position, an unreadable file) print one line ``durak-sim: error: <message>`` on stderr and exit
+with code 2, before any answer (from a pipe, after the answers to the positions before the
+bad one). Every solve has
 a budget (``--time-limit``, default ``DEFAULT_TIME_LIMIT`` seconds a position; ``--max-nodes``);
 a search it stops prints the bounds it proved. On a terminal, stderr shows the search's
 progress about once a second. Ctrl-C stops at once: the answers found so far and what the
@@ -81,9 +83,9 @@ def _words(position, v: int) -> str:
     return words
 
 
-def _human(i: int, n: int, position, result, budget: tuple) -> str:
+def _human(i: int, several: bool, position, result, budget: tuple) -> str:
     lines = []
-    if n > 1:
+    if several:
         lines.append(f"position {i + 1}")
     if position.to_move is None:
         lines.append(f"  value    {result.value:+d}  ({_words(position, result.value)}; the "
@@ -124,19 +126,20 @@ class _ProgressLine:
 
     PHASES = {"value": "value search", "set": "optimal set", "order": "preference order"}
 
-    def __init__(self, n_positions: int):
+    def __init__(self):
         from rich.console import Console
 
         self.console = Console(stderr=True)
         self.enabled = self.console.is_terminal
-        self.n = n_positions
         self.live = None
+        #: which position: ``solving 2/3`` (``solving 2`` when the count is unknown)
+        self.label = "solving"
 
-    def update(self, i: int, p) -> None:
+    def update(self, _i: int, p) -> None:
         from rich.live import Live
         from rich.text import Text
 
-        parts = [f"solving {i + 1}/{self.n}" if self.n > 1 else "solving",
+        parts = [self.label,
                  self.PHASES[p.phase], f"{p.nodes:,} nodes",
                  f"{p.nodes / max(p.seconds, 1e-9) / 1e6:,.1f}M nodes/s"]
         if p.time_limit > 0:
@@ -216,10 +219,10 @@ def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
         sys.exit(EXIT_INTERRUPTED)
 
 
-def _advice_text(i: int, n: int, a) -> str:
+def _advice_text(i: int, n: int | None, a) -> str:
     from .advise import SEARCH_WORDS, search_lines
 
-    head = f"position {i + 1} of {n}: " if n > 1 else ""
+    head = f"position {_of(i, n)}: " if n != 1 else ""
     lines = [f"{head}seat {a.seat} to move, as it sees the position: expert plays {a.action}"]
     if a.moves:
         lines[0] += f" ({SEARCH_WORDS})"
@@ -227,56 +230,82 @@ def _advice_text(i: int, n: int, a) -> str:
     return "\n".join(lines)
 
 
+def _of(i: int, n: int | None) -> str:
+    """Position ``i`` (from 0) of ``n`` (None: a count unknown), in words.
+
+    >>> _of(1, 3), _of(1, None)
+    ('2 of 3', '2')
+    """
+    return f"{i + 1} of {n}" if n is not None else f"{i + 1}"
+
+
 def _solve(file: str, as_json: bool, time_limit: float, max_nodes: int,
            order_nodes: int, expert: bool = False, seed: int = 0) -> None:
-    from .position import load_positions
+    """Read, solve and answer the positions one at a time (a file of any length costs the
+    memory of one position). A regular file is read through first, so that a bad position
+    stops the command before any answer, and to count the positions; a pipe, which cannot
+    be read twice, is answered up to its first bad position, the count unknown."""
+    from .position import PositionFile
     from .solve import SolveInterrupted, solve_many
 
+    source = PositionFile(file)
     try:
-        positions = load_positions(file)
+        total = source.check()
     except UserError as e:
         _fail(str(e))
     budget = (time_limit, max_nodes, order_nodes)
     if expert:
         from .advise import advise, applies
+    line = _ProgressLine()
+    queue: list = []   # the position to solve next, fed to the solver's loop
+    results = solve_many(iter(queue.pop, None), node_cap=max_nodes, order_nodes=order_nodes,
+                         time_limit=time_limit, progress=line.update if line.enabled else None)
 
-        advised = [applies(p) for p in positions]
-    else:
-        advised = [False] * len(positions)
-    todo = [p for p, a in zip(positions, advised) if not a]
-    line = _ProgressLine(len(todo))
-    results = iter(solve_many(todo, node_cap=max_nodes, order_nodes=order_nodes,
-                              time_limit=time_limit,
-                              progress=line.update if line.enabled else None))
+    def count(i: int, more: bool) -> int | None:
+        """The positions in the file (None: unknown, more than one)."""
+        if total is not None:
+            return total
+        return None if i or more else 1
 
-    def show(i, r):
+    def show(i, p, more, r):
         line.clear()
         if as_json:
             click.echo(json.dumps(r.to_dict()))
         else:
             if i:
                 click.echo("")
-            click.echo(_human(i, len(positions), positions[i], r, budget))
+            click.echo(_human(i, bool(i or more), p, r, budget))
 
-    done = 0
+    done, p, more = 0, None, False
     try:
-        for i, p in enumerate(positions):
-            if advised[i]:
+        for i, (p, more) in enumerate(source):
+            if expert and applies(p):
                 a = advise(p, seed)
                 line.clear()
                 click.echo(json.dumps(a.to_dict()) if as_json else
-                           ("\n" if i else "") + _advice_text(i, len(positions), a))
+                           ("\n" if i else "") + _advice_text(i, count(i, more), a))
             else:
-                show(i, next(results))
+                if line.enabled:
+                    n = count(i, more)
+                    line.label = ("solving" if n == 1 else f"solving {i + 1}/{n}" if n
+                                  else f"solving {i + 1}")
+                queue.append(p)
+                show(i, p, more, next(results))
             done += 1
+    except UserError as e:
+        line.clear()
+        _fail(str(e))
     except SolveInterrupted as e:
-        show(done, e.result)
-        left = len(positions) - done - 1
-        rest = f", {left} more not started" if left else ""
+        show(done, p, more, e.result)
+        n = count(done, more)
+        if n is not None:
+            left = n - done - 1
+            rest = f", {left} more not started" if left else ""
+        else:
+            rest = ", more not started" if more else ""
         # (a search may end as Ctrl-C comes: complete, though interrupted)
         state = "finished" if e.result.exact and e.result.order_exact else "not finished"
-        click.echo(f"durak-sim: interrupted: position {done + 1} of {len(positions)} "
-                   f"{state}{rest}", err=True)
+        click.echo(f"durak-sim: interrupted: position {_of(done, n)} {state}{rest}", err=True)
         sys.exit(EXIT_INTERRUPTED)
     finally:
         line.clear()

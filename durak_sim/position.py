@@ -21,9 +21,12 @@ True
 """
 from __future__ import annotations
 
+import itertools
 import json
+import os
+import stat
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from .cards import (
     N_CARDS, SUITS, beats, card_rank, card_str, card_suit, mask_cards, parse_card,
@@ -35,6 +38,9 @@ POSITION_FORMAT = "durak-sim/position/1"
 MAX_BOUT = 6  # R3.4
 REQUIRED_KEYS = ("format", "trump", "hands", "stock", "attacker")
 OPTIONAL_KEYS = ("table", "taking", "bout_limit")
+#: the longest position a file may hold (its line, or the whole file of one): a position
+#: takes a few hundred bytes
+MAX_POSITION_BYTES = 16 << 20
 #: fields of positions of the larger tables (docs/position.md), which the solver does not take
 TABLE_KEYS = ("rules", "out", "defender", "asked", "lead", "swap", "known", "first_attacker",
               "dealer")
@@ -98,7 +104,7 @@ class Position:
                 raise UserError(f"the solver does not play prostoy ({rules.describe()}): its "
                                 f"endgames are not searched")
         if (rules is not None and not rules.is_default) or \
-                any(d.get(k) not in (None, False, []) for k in TABLE_KEYS if k != "rules"):
+                any(_given(d.get(k)) for k in TABLE_KEYS if k != "rules"):
             return _from_table_dict(d, rules or Rules())
         d = {k: v for k, v in d.items() if k not in TABLE_KEYS}
         unknown = sorted(set(d) - set(REQUIRED_KEYS) - set(OPTIONAL_KEYS))
@@ -270,6 +276,11 @@ class _Seen:
         self.where[card] = where
 
 
+def _given(x: Any) -> bool:
+    """Whether a table field holds a value: not null, false or ``[]`` (a seat 0 is one)."""
+    return not (x is None or x is False or isinstance(x, list) and not x)
+
+
 def _kind(x: Any) -> str:
     return {list: "a list", str: "a string", int: "a number", float: "a number",
             bool: "a boolean", type(None): "null"}.get(type(x), type(x).__name__)
@@ -337,6 +348,10 @@ def _validate(p: Position) -> None:
         if d >= 0:
             seen.add(d, "table")
 
+    for seat, cards in enumerate(p.known):
+        seen_known = _Seen()
+        for c in cards:
+            seen_known.add(c, f"known[{seat}]")
     if p.stock and card_suit(p.stock[-1]) != p.trump_suit:
         raise UserError(f"position: the last stock card {card_str(p.stock[-1])} is the face-up "
                         f"trump (R2.2), so the trump suit must be {SUITS[card_suit(p.stock[-1])]}")
@@ -357,6 +372,10 @@ def _validate(p: Position) -> None:
 
 def _validate_table(p: Position) -> None:
     t = p.trump_suit
+    if _held_at_open(p.hands[p.defender], p.table) == 0:
+        raise UserError("position: the defender has no cards and no defence on the table, so "
+                        "he held none when the bout opened: no bout opens against an empty "
+                        "hand (R3.4, R4, R5)")
     if type(p.bout_limit) is not int or not 1 <= p.bout_limit <= MAX_BOUT:
         raise UserError(f"position: bout_limit must be 1..{MAX_BOUT}, not {p.bout_limit!r}")
     _check_bout_limit(p)
@@ -454,49 +473,127 @@ def cards_mask_list(cards) -> int:
     return m
 
 
-def load_positions(path: str) -> list[Position]:
-    """Positions from a file holding one JSON object or JSON Lines (one position a line).
-    ``UserError`` names the line of a bad position in JSON Lines."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise UserError(f"cannot read {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"cannot read {path}: not UTF-8 text") from None
-    if not text.strip():
-        raise UserError(f"{path}: no position in the file")
-    try:
-        whole = json.loads(text)
-    except json.JSONDecodeError as e:
-        whole = None
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        single_line_ok = False
-        if len(lines) > 1:
-            try:
-                json.loads(lines[0])
-                single_line_ok = True
-            except json.JSONDecodeError:
-                pass
-        if e.msg != "Extra data" and not single_line_ok:
-            raise UserError(f"{path}: invalid JSON at line {e.lineno} column {e.colno}: "
-                            f"{e.msg}") from None
-    if whole is not None:
+class PositionFile:
+    """The positions of a file, read one at a time: one JSON object (over any lines), or JSON
+    Lines, one position a line (blank lines skipped). Iterating yields ``(position, more)``,
+    ``more``: whether another follows. A position takes at most ``MAX_POSITION_BYTES`` (its
+    line, or the whole file of one), and reading holds no more than that, whatever the file.
+    ``UserError`` names the file and (in JSON Lines of several positions) the line of
+    anything wrong, once the positions before it have been yielded (``check`` finds it
+    first).
+    """
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __iter__(self) -> Iterator[tuple[Position, bool]]:
+        from .records import read_lines
+
         try:
-            return [Position.from_dict(whole)]
-        except UserError as e:
-            raise UserError(f"{path}: {e}") from None
-    out = []
-    for no, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
+            f = open(self.path, "rb")
+        except OSError as e:
+            raise UserError(f"cannot read {self.path}: {e.strerror or e}") from None
+        with f:
+            raw = read_lines(f, MAX_POSITION_BYTES)
+            lines = False   # JSON Lines, rather than one object
+            ahead = self._ahead(raw)
+            if ahead is None:
+                raise UserError(f"{self.path}: no position in the file")
+            while ahead is not None:
+                if isinstance(ahead, UserError):
+                    raise ahead
+                no, line = ahead
+                try:
+                    d = self._json(line, no)
+                except json.JSONDecodeError as e:
+                    if lines:
+                        raise UserError(f"{self.path}: line {no}: invalid JSON: {e.msg} "
+                                        f"(column {e.colno})") from None
+                    # the first line of one object written over several
+                    yield self._position(self._whole(raw, no, line, e), None), False
+                    return
+                ahead = self._ahead(raw)
+                alone = not lines and ahead is None
+                lines = True
+                yield self._position(d, None if alone else no), ahead is not None
+
+    def check(self) -> int | None:
+        """Read every position of a regular file (``UserError`` at the first bad one), so
+        that a command can refuse the file before answering any; return how many it holds.
+        None, reading nothing, for a file that cannot be read twice (a pipe)."""
         try:
-            d = json.loads(line)
+            if not stat.S_ISREG(os.stat(self.path).st_mode):
+                return None
+        except OSError:
+            return None   # (iterating says why)
+        return sum(1 for _ in self)
+
+    def _ahead(self, raw):
+        """The next line that is not blank, ``(number, line)``, None at the end; a line that
+        cannot be read comes back as its UserError, raised in its turn."""
+        from .records import LineTooLong, blank, size_str
+
+        try:
+            return next(((no, line) for no, line in raw if not blank(line)), None)
+        except LineTooLong as e:
+            return UserError(f"{self.path}: line {e.lineno}: more than {size_str(e.limit)} "
+                             f"in one line (a position takes a few hundred bytes)")
+        except OSError as e:
+            return UserError(f"cannot read {self.path}: {e.strerror or e}")
+
+    def _json(self, line: bytes, no: int) -> Any:
+        """The JSON value of line ``no``; json.JSONDecodeError as json raises it."""
+        from .records import NOT_UTF8, loads, utf8
+
+        try:
+            return loads(utf8(line))
+        except json.JSONDecodeError:
+            raise
+        except ValueError as e:
+            what = NOT_UTF8 if str(e) == NOT_UTF8 else f"invalid JSON: {e}"
+            raise UserError(f"{self.path}: line {no}: {what}") from None
+
+    def _whole(self, raw, no: int, line: bytes, first_error) -> Any:
+        """The JSON value of a file of one object whose first line ``no`` (``line``) is not
+        JSON alone: the rest of the file, at most ``MAX_POSITION_BYTES`` in all."""
+        from .records import LineTooLong, loads, size_str, utf8
+
+        parts, size = ["\n" * (no - 1)], 0
+        try:
+            for at, text in itertools.chain([(no, line)], raw):
+                size += len(text)
+                if size > MAX_POSITION_BYTES:
+                    raise LineTooLong(at, MAX_POSITION_BYTES)
+                try:
+                    parts.append(utf8(text))
+                except ValueError as e:
+                    raise UserError(f"{self.path}: line {at}: {e}") from None
+        except LineTooLong:
+            raise UserError(f"{self.path}: the position from line {no} on is more than "
+                            f"{size_str(MAX_POSITION_BYTES)} (a position takes a few hundred "
+                            f"bytes)") from None
+        except OSError as e:
+            raise UserError(f"cannot read {self.path}: {e.strerror or e}") from None
+        try:
+            return loads("".join(parts))
         except json.JSONDecodeError as e:
-            raise UserError(f"{path}: line {no}: invalid JSON: {e.msg} (column {e.colno})") \
-                from None
+            if e.msg == "Extra data":   # JSON Lines whose first line is not JSON
+                raise UserError(f"{self.path}: line {no}: invalid JSON: {first_error.msg} "
+                                f"(column {first_error.colno})") from None
+            raise UserError(f"{self.path}: invalid JSON at line {e.lineno} column {e.colno}: "
+                            f"{e.msg}") from None
+        except ValueError as e:
+            raise UserError(f"{self.path}: invalid JSON: {e}") from None
+
+    def _position(self, d: Any, no: int | None) -> Position:
         try:
-            out.append(Position.from_dict(d))
+            return Position.from_dict(d)
         except UserError as e:
-            raise UserError(f"{path}: line {no}: {e}") from None
-    return out
+            where = "" if no is None else f" line {no}:"
+            raise UserError(f"{self.path}:{where} {e}") from None
+
+
+def load_positions(path: str) -> list[Position]:
+    """Every position of a file (``PositionFile``: one JSON object or JSON Lines), read
+    whole. ``UserError`` names the line of a bad position in JSON Lines."""
+    return [p for p, _ in PositionFile(path)]

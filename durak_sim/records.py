@@ -15,14 +15,17 @@ byte-identical whichever engine played it. Files are JSON Lines, one record a li
 from __future__ import annotations
 
 import json
+import reprlib
+import sys
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Any, BinaryIO, Iterable, Iterator
 
 from .actions import (ATTACK, DEFEND, DONE, KEEP, NAMED, STOP, SWAP, TAKE, TRANSFER,
                       action_card, is_attack, is_defend)
 from .cards import card_str, parse_card
 from .reference import RecordError
 from .rules import Rules
+from .seeding import MAX_SEED
 
 FORMAT = "durak-sim/record/1"
 KEYS = ("format", "rules", "seed", "deal", "seats", "hands", "stock", "trump",
@@ -32,6 +35,11 @@ RESULT_KEYS = ("outcome", "durak", "out_order", "bouts")
 OPTIONAL_RESULT_KEYS = ("places", "durak_team", "capped")
 ACTS = ("attack", "defend", "take", "stop", "transfer", "done", "swap", "keep")
 _BY_NAME = {"take": TAKE, "stop": STOP, "done": DONE, "swap": SWAP, "keep": KEEP}
+#: the longest line of a records file: a record takes a few kB (the longest deal the cap on
+#: play, E12, lets run about 200 kB)
+MAX_LINE_BYTES = 16 << 20
+#: what ``blank`` strips: JSON's whitespace
+_WHITESPACE = b" \t\r\n"
 
 
 def _act_name(code: int) -> str:
@@ -124,24 +132,117 @@ def write_records(path, records: Iterable[dict]) -> int:
 
 
 def read_records(path) -> Iterator[dict]:
-    """Yield the records of a JSON Lines file (blank lines skipped). A line that is not a
-    JSON object raises RecordError naming its line number. Records are not validated: use
+    """Yield the records of a JSON Lines file (blank lines skipped), read one line at a time.
+    A line that is not a JSON object (not UTF-8, not JSON, longer than ``MAX_LINE_BYTES``)
+    raises RecordError naming its line number. Records are not validated: use
     ``validate_record``."""
-    with open(Path(path), encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
-            if not isinstance(rec, dict):
-                raise RecordError(f"{path}:{lineno}: a record must be a JSON object")
-            yield rec
+    with open(Path(path), "rb") as f:
+        try:
+            for lineno, line in read_lines(f):
+                if blank(line):
+                    continue
+                try:
+                    rec = loads(utf8(line))
+                except json.JSONDecodeError as exc:
+                    raise RecordError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
+                except ValueError as exc:
+                    what = str(exc) if str(exc) == NOT_UTF8 else f"not JSON ({exc})"
+                    raise RecordError(f"{path}:{lineno}: {what}") from None
+                if not isinstance(rec, dict):
+                    raise RecordError(f"{path}:{lineno}: a record must be a JSON object")
+                yield rec
+        except LineTooLong as exc:
+            raise RecordError(f"{path}:{exc.lineno}: more than {size_str(exc.limit)} in one "
+                              f"line (a record takes a few kB)") from None
+
+
+# ---- reading JSON Lines (records and positions) ----------------------------------------
+NOT_UTF8 = "not UTF-8 text"
+
+
+class LineTooLong(ValueError):
+    """A line longer than ``read_lines``'s limit: its number ``lineno`` and the ``limit``."""
+
+    def __init__(self, lineno: int, limit: int):
+        super().__init__(f"line {lineno}: more than {size_str(limit)}")
+        self.lineno, self.limit = lineno, limit
+
+
+def size_str(n: int) -> str:
+    """
+    >>> size_str(16 << 20), size_str(1000)
+    ('16 MiB', '1,000 bytes')
+    """
+    return f"{n >> 20} MiB" if n >= 1 << 20 and n % (1 << 20) == 0 else f"{n:,} bytes"
+
+
+def read_lines(f: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[tuple[int, bytes]]:
+    """Each line of the binary file ``f`` (its newline kept) with its number, from 1, read
+    one at a time: at most ``limit`` bytes and a newline, a longer line raises LineTooLong
+    once ``limit + 1`` bytes of it are read (a file of one huge line, ``/dev/zero``, costs
+    no more memory than that).
+
+    >>> import io
+    >>> list(read_lines(io.BytesIO(b"ab\\n\\ncd")))
+    [(1, b'ab\\n'), (2, b'\\n'), (3, b'cd')]
+    >>> list(read_lines(io.BytesIO(b"abcd\\n"), limit=3))
+    Traceback (most recent call last):
+    durak_sim.records.LineTooLong: line 1: more than 3 bytes
+    """
+    lineno = 0
+    while True:
+        line = f.readline(limit + 1)
+        if not line:
+            return
+        lineno += 1
+        if len(line) > limit and not line.endswith(b"\n"):
+            raise LineTooLong(lineno, limit)
+        yield lineno, line
+
+
+def blank(line: bytes) -> bool:
+    """Whether a line holds only JSON's whitespace."""
+    return not line.strip(_WHITESPACE)
+
+
+def utf8(data: bytes) -> str:
+    """``data`` as UTF-8 text; ValueError ``NOT_UTF8`` if it is not."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(NOT_UTF8) from None
+
+
+def loads(text: str) -> Any:
+    """``json.loads``, every failure a ValueError of one line: json.JSONDecodeError as json
+    raises it (``msg``, ``lineno``, ``colno``), or a plain ValueError saying in a few words
+    what the JSON holds that Python does not take (nesting deeper than its stack, an integer
+    of more digits than it converts).
+
+    >>> loads("[" * 100_000 + "]" * 100_000)
+    Traceback (most recent call last):
+    ValueError: nested too deeply
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    except ValueError as exc:
+        if "digits" not in str(exc):
+            raise
+        raise ValueError(f"a number too long: more than {sys.get_int_max_str_digits():,} "
+                         f"digits") from None
 
 
 def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _shown(x) -> str:
+    """``repr`` cut short (a number of a thousand digits, a list nested deep)."""
+    return reprlib.repr(x)
 
 
 def _card(text, where: str) -> int:
@@ -151,22 +252,36 @@ def _card(text, where: str) -> int:
         raise RecordError(f"{where}: {exc}") from None
 
 
-def validate_record(rec: dict) -> dict:
+def validate_record(rec: dict, unfinished: bool = False) -> dict:
     """Check a record's shape (format, keys, types, card strings); return it unchanged.
     Raises RecordError with a one-line message. Unknown extra keys are allowed (the format
-    may grow). Whether it replays is ``reference.replay``'s job."""
+    may grow). Whether it replays is ``reference.replay``'s job. ``unfinished``: also take
+    the record of a game stopped midway (``"unfinished": true`` and ``"result": null``,
+    docs/game-record.md), which has no result to replay to."""
     if not isinstance(rec, dict):
         raise RecordError("a record must be a JSON object")
     if rec.get("format") != FORMAT:
-        raise RecordError(f"unknown record format {rec.get('format')!r} (expected {FORMAT!r})")
+        raise RecordError(f"unknown record format {_shown(rec.get('format'))} (expected "
+                          f"{FORMAT!r})")
     missing = [k for k in KEYS if k not in rec]
     if missing:
         raise RecordError(f"record lacks {', '.join(missing)}")
     if not isinstance(rec["rules"], dict):
         raise RecordError("rules must be an object")
-    for key in ("seed", "deal"):
-        if rec[key] is not None and not (_is_int(rec[key]) and rec[key] >= 0):
-            raise RecordError(f"{key} must be a non-negative integer, got {rec[key]!r}")
+    for key, what in (("seed", "the master seed"), ("deal", "the deal index")):
+        if not (_is_int(rec[key]) and 0 <= rec[key] <= MAX_SEED):
+            raise RecordError(f"{key} must be {what}, an integer 0..{MAX_SEED} (seeding), "
+                              f"got {_shown(rec[key])}")
+    stopped = rec.get("unfinished", False)
+    if not isinstance(stopped, bool):
+        raise RecordError(f"unfinished, when present, is true or false, got "
+                          f"{_shown(stopped)}")
+    if stopped:
+        if not unfinished:
+            raise RecordError("the record is of a game stopped midway (unfinished): it has "
+                              "no result to replay to")
+        if rec["result"] is not None:
+            raise RecordError("an unfinished record's result is null")
     if not isinstance(rec["seats"], list) or not all(isinstance(s, str) for s in rec["seats"]):
         raise RecordError("seats must be a list of strategy names")
     n = len(rec["seats"])
@@ -208,6 +323,8 @@ def validate_record(rec: dict) -> dict:
         elif "target" in a:
             raise RecordError(f"{where}: only defend has a target")
     res = rec["result"]
+    if stopped:
+        return rec
     if not isinstance(res, dict) or any(k not in res for k in RESULT_KEYS):
         raise RecordError(f"result must be an object with {', '.join(RESULT_KEYS)}")
     if res["outcome"] not in ("durak", "draw"):

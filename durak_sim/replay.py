@@ -57,12 +57,14 @@ def render_record(rec: dict) -> str:
     cards each seat draws after a bout (in drawing order, E9), hands emptied, who went out
     and the result. An action that was the only legal one is marked ``(forced)`` (E1). A
     record of a game stopped midway (``"unfinished": true``, from ``durak-sim play``) ends
-    where it stopped."""
+    where it stopped. The record's shape is checked first (``records.validate_record``,
+    RecordError with a one-line message)."""
     from .actions import DEFEND, defend_at
     from .cards import mask_cards
     from .observation import O_BOUTS, O_PHASE, O_TRUMP_CARD, PHASE_ATTACK, PHASE_LEAD
-    from .records import actions_from_record
+    from .records import actions_from_record, validate_record
 
+    validate_record(rec, unfinished=True)
     rules, game = _game_of(rec)
     seats = rec["seats"]
     n = rules.players

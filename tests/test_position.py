@@ -271,3 +271,142 @@ def test_cli_errors(tmp_path):
         assert len(err) == 1 and err[0].startswith("durak-sim: error: ")
         assert "Traceback" not in r.output
         assert r.stdout == ""
+
+
+# ---- reading a file one position at a time --------------------------------------------------
+def test_a_file_is_read_one_position_at_a_time(tmp_path):
+    """Reading JSON Lines holds one position, not the file (which took 7.5 times its size):
+    each comes with whether another follows."""
+    import tracemalloc
+
+    from durak_sim.position import PositionFile
+
+    f = tmp_path / "many.jsonl"
+    line = json.dumps(pos()) + "\n"
+    f.write_text(line * 20_000 + "\n")   # 2.4 MB
+    tracemalloc.start()
+    try:
+        n = more = 0
+        for p, more in PositionFile(str(f)):
+            n += 1
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert n == 20_000 and more is False
+    assert peak < 300_000, peak
+    assert [m for _, m in PositionFile(str(f))][-3:] == [True, True, False]
+    pretty = tmp_path / "one.json"
+    pretty.write_text("\n\n" + json.dumps(pos(), indent=2) + "\n")
+    assert list(PositionFile(str(pretty))) == [(Position.from_dict(pos()), False)]
+
+
+def test_a_position_is_at_most_16_mib(tmp_path):
+    """A line (or a file of one object) longer than the bound is refused in one line naming
+    the file and the line, once that much is read: a file of one huge line (``/dev/zero``)
+    costs no more."""
+    f = tmp_path / "long.jsonl"
+    f.write_bytes(json.dumps(pos()).encode() + b"\n" + b"x" * ((16 << 20) + 10) + b"\n")
+    with pytest.raises(UserError, match=r"long.jsonl: line 2: more than 16 MiB in one line"):
+        load_positions(str(f))
+    f.write_bytes(b"{\n" + b" " * (16 << 20) + b"\n}\n")
+    with pytest.raises(UserError, match=r"long.jsonl: the position from line 1 on is more than "
+                                        r"16 MiB"):
+        load_positions(str(f))
+    f.write_bytes(b"{" + b" " * ((16 << 20) - 2) + b"}\n")   # 16 MiB and its newline: taken
+    with pytest.raises(UserError, match="missing key"):
+        load_positions(str(f))
+
+
+def test_json_python_does_not_take_is_one_line_naming_the_file(tmp_path):
+    """Nesting deeper than Python's stack, an integer of more digits than it converts, bytes
+    that are not UTF-8: each a line naming the file, the line and what is wrong (they said
+    'maximum recursion depth exceeded', 'use sys.set_int_max_str_digits()', or 'utf-8 codec'
+    without the file)."""
+    f = tmp_path / "p.jsonl"
+    cases = {b"[" * 5000 + b"]" * 5000: "line 1: invalid JSON: nested too deeply",
+             b'{"a":' * 5000 + b"1" + b"}" * 5000: "line 1: invalid JSON: nested too deeply",
+             json.dumps(pos()).replace('"attacker": 0', '"attacker": 1' + "0" * 5000).encode():
+                 "line 1: invalid JSON: a number too long: more than 4,300 digits",
+             json.dumps(pos()).encode() + b"\n" + json.dumps(pos(trump="\xe9"), ensure_ascii=False)
+             .encode("latin-1"): "line 2: not UTF-8 text"}
+    for data, message in cases.items():
+        f.write_bytes(data + b"\n")
+        with pytest.raises(UserError) as e:
+            load_positions(str(f))
+        assert str(e.value) == f"{f}: {message}"
+        r = CliRunner().invoke(solve_command, [str(f)])
+        assert r.exit_code == 2 and r.stdout == ""
+        assert r.stderr == f"durak-sim: error: {f}: {message}\n"
+
+
+def test_a_pipe_is_answered_up_to_its_bad_line(tmp_path):
+    """A regular file is read through before any answer (a bad line: no answer at all); a pipe
+    cannot be read twice: the positions before its bad line are answered, then the error."""
+    import os
+    import threading
+
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    text = json.dumps(pos()) + "\n" + json.dumps(pos(hands=[["6S"], ["TS", "7D"]])) + "\n{oops\n"
+
+    def feed():
+        with open(fifo, "w") as w:
+            w.write(text)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    r = CliRunner().invoke(solve_command, [str(fifo), "--json"])
+    writer.join()
+    assert r.exit_code == 2
+    assert [json.loads(x)["value"] for x in r.stdout.splitlines()] == [-1, 1]
+    assert r.stderr == (f"durak-sim: error: {fifo}: line 3: invalid JSON: Expecting property "
+                        f"name enclosed in double quotes (column 2)\n")
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text(text)
+    r = CliRunner().invoke(solve_command, [str(plain), "--json"])
+    assert r.exit_code == 2 and r.stdout == "" and "line 3: invalid JSON" in r.stderr
+
+
+# ---- what a two-player position may be ------------------------------------------------------
+def test_the_defender_is_not_the_attacker_at_two_players():
+    """``"defender": 0`` is a seat, not a field left out: at two players as at three, the
+    attacker cannot defend (it was read as the default, seat 1)."""
+    for table in ([], [["6S", None]]):
+        hands = [["6S", "KD", "9H"] if not table else ["KD", "9H"], ["TS", "7D"]]
+        with pytest.raises(UserError, match="defender 0 must be an active seat other than the "
+                                            "attacker"):
+            Position.from_dict(pos(hands=hands, table=table, defender=0))
+    three = pos(hands=[["6S", "KD", "9H"], ["TS", "7D"], []], out=[2], defender=0,
+                rules={"players": 3, "hand_size": 6, "variant": "podkidnoy"})
+    with pytest.raises(UserError, match="defender 0 must be an active seat"):
+        Position.from_dict(three)
+    # the defender given as it is: the same position as without it
+    p = Position.from_dict(pos(attacker=1, defender=0))
+    assert (p.attacker, p.defender, p.to_move) == (1, 0, 1)
+    assert p.hands == Position.from_dict(pos(attacker=1)).hands
+
+
+def test_a_known_card_is_known_once():
+    with pytest.raises(UserError, match=r"card TS appears twice \(known\[1\] twice\)"):
+        Position.from_dict(pos(hands=[["KD", "9H"], ["TS", "7D"]], table=[["6S", None]],
+                               known=[[], ["TS", "TS"]]))
+    p = Position.from_dict(pos(hands=[["KD", "9H"], ["TS", "7D"]], table=[["6S", None]],
+                               known=[[], ["TS"]]))
+    assert p.known == ((), (parse_card("TS"),))
+
+
+def test_a_bout_against_an_empty_hand_is_refused_as_such():
+    """A defender with no cards and no defence on the table held none when the bout opened:
+    no bout opens so (the message said 'bout_limit must be 1..6, not 0', no bout_limit
+    given)."""
+    for extra in ({}, {"taking": True}, {"bout_limit": 1},
+                  {"rules": {"players": 2, "hand_size": 6, "variant": "perevodnoy"},
+                   "bout_limit": 1}):
+        with pytest.raises(UserError) as e:
+            Position.from_dict(pos(hands=[["KD", "9H"], []], table=[["6S", None]], **extra))
+        assert str(e.value).startswith("position: the defender has no cards and no defence "
+                                       "on the table"), extra
+        assert "bout_limit" not in str(e.value)
+    # he beat one card with his last: the bout opened against one card
+    p = Position.from_dict(pos(hands=[["KD", "9H"], []], table=[["6S", "7S"]]))
+    assert p.bout_limit == 1 and p.phase == "attack"

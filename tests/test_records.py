@@ -151,3 +151,103 @@ def test_replay_rejects_tampered_record(record, name):
 def test_extra_fields_are_allowed(record):
     rec = dict(record, engine="reference")
     assert replay(rec) == record["result"]
+
+
+# ---- reading: one line at a time, each bounded ---------------------------------------------
+def test_read_records_one_line_at_a_time_at_most_16_mib(tmp_path, record):
+    """A line longer than 16 MiB is refused once that much is read (a file of one 4 GB line
+    ended in a MemoryError traceback), after the records before it."""
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(dumps(record).encode() + b"\n" + b"x" * ((16 << 20) + 1))
+    lines = read_records(path)
+    assert next(lines) == record
+    with pytest.raises(RecordError, match=r"long.jsonl:2: more than 16 MiB in one line"):
+        next(lines)
+    path.write_bytes(b"\n".join([dumps(record).encode()] * 3) + b"\r\n\n")
+    assert list(read_records(path)) == [record] * 3
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"[" * 5000 + b"]" * 5000, "not JSON (nested too deeply)"),
+    (b'{"seed": 1' + b"0" * 5000 + b"}",
+     "not JSON (a number too long: more than 4,300 digits)"),
+    (b'{"seats": ["\xe9"]}', "not UTF-8 text"),
+], ids=["nested", "long number", "latin-1"])
+def test_read_records_says_what_python_does_not_take(tmp_path, data, message):
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(b"\n" + data + b"\n")
+    with pytest.raises(RecordError) as e:
+        list(read_records(path))
+    assert str(e.value) == f"{path}:2: {message}"
+
+
+# ---- seed, deal and unfinished --------------------------------------------------------------
+@pytest.mark.parametrize("key, value", [("seed", 2 ** 70), ("deal", 2 ** 70), ("seed", 2 ** 63),
+                                        ("seed", None), ("deal", None), ("deal", -1),
+                                        ("seed", True), ("seed", 1.0)])
+def test_seed_and_deal_are_in_the_seed_contract_s_range(record, key, value):
+    """Seeds and deal indices are 0..2**63 - 1 (seeding); a record needs both to make its deal
+    again (docs/game-record.md): ``null`` is refused too (it was shown as 'seed None')."""
+    rec = dict(record, **{key: value})
+    with pytest.raises(RecordError, match=rf"^{key} must be the .*, an integer "
+                                          rf"0\.\.9223372036854775807 \(seeding\), got "):
+        validate_record(rec)
+    with pytest.raises(RecordError, match=f"^{key} must be"):
+        replay(rec)
+    from durak_sim.replay import render_record
+
+    with pytest.raises(RecordError, match=f"^{key} must be"):
+        render_record(dict(rec, result=None, unfinished=True))
+    assert validate_record(dict(record, **{key: seeding.MAX_SEED}))
+
+
+def _unfinished(record, n=10):
+    return dict(record, actions=record["actions"][:n], result=None, unfinished=True)
+
+
+def test_unfinished_is_true_or_false(record):
+    """``unfinished`` is a boolean ('yes' on a finished record showed it as stopped after
+    all its actions); an unfinished record has a null result and does not replay."""
+    from durak_sim.replay import render_record
+
+    for flag in ("yes", 1, None, "true"):
+        with pytest.raises(RecordError, match="unfinished, when present, is true or false"):
+            render_record(dict(record, unfinished=flag))
+        with pytest.raises(RecordError, match="unfinished, when present, is true or false"):
+            replay(dict(record, unfinished=flag))
+    assert replay(dict(record, unfinished=False)) == record["result"]
+    assert render_record(dict(record, unfinished=False)) == render_record(record)
+    stopped = _unfinished(record)
+    assert render_record(stopped).endswith("\nunfinished: stopped after 10 actions")
+    with pytest.raises(RecordError, match="stopped midway .* no result to replay to"):
+        replay(stopped)
+    with pytest.raises(RecordError, match="an unfinished record's result is null"):
+        render_record(dict(stopped, result=record["result"]))
+    with pytest.raises(RecordError, match="result must be an object"):
+        render_record(dict(record, result=None))
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_replay_record_checks_each_record_as_text_and_as_json(tmp_path, record, as_json):
+    """``replay --record F --json`` re-emits a record only once it is well formed and
+    replays to its result, as the text form does (it printed a deal of 2**70 back)."""
+    import subprocess
+    import sys
+
+    from cli_errors import assert_one_line_error
+    from durak_sim.records import dumps
+
+    good = tmp_path / "good.jsonl"
+    good.write_text(dumps(record) + "\n")
+    flag = ["--json"] if as_json else []
+    ok = subprocess.run([sys.executable, "-m", "durak_sim.cli", "replay", "--record",
+                         str(good), *flag], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    for name, fn, words in (("deal", lambda r: r.update(deal=2 ** 70), ["deal must be"]),
+                            ("result", TAMPERS["wrong result"][0], ["result"])):
+        bad = tmp_path / f"{name}.jsonl"
+        bad.write_text(dumps(_tamper(record, fn)) + "\n")
+        proc = subprocess.run([sys.executable, "-m", "durak_sim.cli", "replay", "--record",
+                               str(bad), *flag], capture_output=True, text=True, timeout=120)
+        assert_one_line_error(proc, "record 1", *words)
+        assert proc.stdout == ""

@@ -141,6 +141,16 @@ def test_impossible_tables_exit_2_with_one_line(tmp_path, table, limit):
     assert len(err) == 1 and err[0].startswith("durak-sim: error: ") and "R3.4" in err[0]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_a_file_without_end_is_refused_at_16_mib():
+    """``solve /dev/zero`` grew without limit (the whole file was read before the first
+    position): its first line is refused once 16 MiB of it are read."""
+    r = run(["/dev/zero"], timeout=60)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == ("durak-sim: error: /dev/zero: line 1: more than 16 MiB in one line (a "
+                        "position takes a few hundred bytes)\n")
+
+
 def test_human_output_of_a_stopped_search(solver, tmp_path):
     r = CliRunner().invoke(solve_command, [write(tmp_path, BIG), "--max-nodes", "50000"])
     assert r.exit_code == 0, r.output
