@@ -14,8 +14,7 @@ from .cli_options import (Seconds, apply_engine_settings, engine_timeout_option,
 from .cli_rules import make_rules, rules_options
 from .cluster import WORKER_WAIT, quiet_distributed_logging
 from .errors import EXIT_USAGE, ExitNow, UserError
-from .limits import MAX_WORKER_WAIT
-from .limits import MAX_CHUNK_DEALS, MAX_DEALS, MAX_INDEX
+from .limits import MAX_CHUNK_DEALS, MAX_DEALS, MAX_INDEX, MAX_WORKER_WAIT
 
 EXIT_INTERRUPTED = 130
 # durak_sim.tournament's defaults, repeated for the help text so that starting the CLI does

@@ -43,8 +43,8 @@ class Forfeit:
 
 
     def line(self) -> str:
-        return (f"engine '{self.strategy}' (seat {self.seat}) {self.detail} at seed "
-                f"{self.seed} deal {self.deal}")
+        return (f"engine '{self.strategy}' (seat {self.seat}) {self.detail} "
+                f"{game_at(self.seed, self.deal)}")
 
     def to_dict(self) -> dict:
         return {"seed": self.seed, "deal": self.deal, "seat": self.seat,
@@ -66,7 +66,7 @@ def play_one(seed: int, deal: int, seated: list, rules: Rules):
     for seat, codes in decisions(game):
         strat = seated[seat]
         where = f"strategy {strat.name!r} (seat {seat})"
-        at = f"at seed {seed} deal {deal}"
+        at = game_at(seed, deal)
         try:
             code = strat.decide(game.observation(seat), legal_array(codes),
                                 hist_for_strategy(game), rngs[seat], mems[seat])
@@ -228,7 +228,7 @@ def run_engine_match(names: list[str], *, deals: int, seed: int = 1, rules: Rule
     from .progress import Board, live
     from .records import dumps
     from .runner import StopFlag
-    from .storage import atomic_text_file
+    from .files import atomic_text_file
 
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) \
             or not 1 <= deals <= MAX_DEALS:

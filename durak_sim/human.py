@@ -148,17 +148,16 @@ class PlaySession:
         strat = self.seats[seat]
         g = self.game
         where = f"strategy {strat.name!r} (seat {seat})"
+        at = game_at(self.seed, self.deal)
         try:
             code = strat.decide(g.observation(seat), legal_array(codes), hist_for_strategy(g),
                                 self.rngs[seat], self.mems[seat])
         except StrategyFailure as exc:           # (an external engine's, in its own words)
-            raise StrategyFailure(exc.one_line(where, game_at(self.seed, self.deal))) from None
+            raise StrategyFailure(exc.one_line(where, at)) from None
         except (Exception, SystemExit) as exc:
-            raise StrategyFailure(f"{where} {describe_failure(exc)} at seed {self.seed} deal "
-                                  f"{self.deal}") from None
+            raise StrategyFailure(f"{where} {describe_failure(exc)} {at}") from None
         if int(code) not in codes:
-            raise StrategyFailure(f"strategy {strat.name!r} (seat {seat}) returned illegal "
-                                  f"action {int(code)} at seed {self.seed} deal {self.deal}")
+            raise StrategyFailure(f"{where} returned illegal action {int(code)} {at}")
         return int(code)
 
     def ask(self, codes: list[int]) -> int:

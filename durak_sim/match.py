@@ -148,7 +148,7 @@ def run_match(a: str, b: str, *, deals: int, seed: int = 1, threads: int | None 
               swap: bool = True, records: Path | None = None, rules: Rules = Rules(),
               progress: bool = False, interruptible: bool = False) -> MatchSummary:
     """Play deals ``0..deals-1`` between ``a`` and ``b``; write records if asked (all or
-    nothing: ``storage.atomic_text_file``). ``progress``: live progress on stderr when it
+    nothing: ``files.atomic_text_file``). ``progress``: live progress on stderr when it
     is a terminal; ``interruptible``: Ctrl-C (in the main thread) ends the match after the
     block in play, with a summary of the deals finished (``interrupted_of`` set).
 
@@ -161,7 +161,7 @@ def run_match(a: str, b: str, *, deals: int, seed: int = 1, threads: int | None 
     from .progress import Board, live
     from .records import dumps
     from .runner import BlockSizer, StopFlag
-    from .storage import atomic_text_file
+    from .files import atomic_text_file
 
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) \
             or not 1 <= deals <= MAX_DEALS:

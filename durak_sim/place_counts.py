@@ -140,8 +140,9 @@ class PlaceTally:
     strategy the per-deal sums of squares of ``CLUSTER_COLUMNS``; ``boot_rates`` (B, 4K)
     the games lost, first out, drawn and the seat-games of each strategy, resampled;
     ``boot_pos`` (B, 6N + 1) the games lost and first out per seat, then per position after
-    the first attacker, the games, and the place sums per seat and per position, resampled; with teams ``team_clus`` per (team,
-    opponents) row the per-deal sums of squares of its losses and draws, and its deals."""
+    the first attacker, the games, and the place sums per seat and per position, resampled;
+    with teams ``team_clus`` per (team, opponents) row the per-deal sums of squares of its
+    losses and draws, and its deals."""
 
     names: list
     players: int

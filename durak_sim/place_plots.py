@@ -11,7 +11,7 @@ import pandas as pd
 
 from .plots import (_compact, _draw, _figure, _fit, _legend_outside, _series_style,
                     ratings_figure)
-from .storage import make_folder
+from .files import make_folder
 
 PLOTS = ("ratings", "places", "seats", "convergence")
 

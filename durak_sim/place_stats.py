@@ -422,13 +422,13 @@ def lineup_table(tally, order: Sequence[str]) -> pd.DataFrame:
     li, xi = (np.array([r[j] for r in rows], np.int64) for j in (0, 1))
     h = tally.place_hist[li, xi]                                   # (rows, places)
     g = h.sum(axis=1)
+    place_sum = h @ np.arange(1, tally.players + 1)
     out = {"lineup": pd.Series([lineup_label(tally.lineups[i]) for i in li], dtype=object),
            "strategy": pd.Series([tally.names[i] for i in xi], dtype=object),
            "deals": tally.deals[li], "games": g,
-           "mean_place": h @ np.arange(1, tally.players + 1) / g}
+           "mean_place": place_sum / g}
     c = tally.clus[li, xi]
-    place_var = ratio_variance(h @ np.arange(1, tally.players + 1), g, c[:, 7], c[:, 8],
-                               c[:, 0], tally.deals[li])
+    place_var = ratio_variance(place_sum, g, c[:, 7], c[:, 8], c[:, 0], tally.deals[li])
     out["mean_place_lo"], out["mean_place_hi"] = (np.atleast_1d(b) for b in bounded_interval(
         out["mean_place"], place_var, g, 1, tally.players, units=tally.deals[li]))
     var = _lineup_variances(tally, li, xi)

@@ -25,7 +25,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .storage import make_folder
+from .files import make_folder
 
 PLOTS = ("crosstable", "ratings", "convergence", "game_length", "first_attacker")
 DPI = 100
@@ -190,7 +190,7 @@ def save(fig, stem: Path) -> bytes:
     """Write ``stem.png`` and ``stem.svg`` (deterministic bytes, given the style of
     :func:`plot_style`; atomically, not synced: ``durak-sim report`` rebuilds them); return
     the PNG bytes."""
-    from .storage import atomic_write_bytes
+    from .files import atomic_write_bytes
 
     png, svg = io.BytesIO(), io.BytesIO()
     fig.savefig(png, format="png", dpi=DPI, metadata={"Software": None})

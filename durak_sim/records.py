@@ -119,9 +119,9 @@ def dumps(record: dict) -> str:
 
 
 def write_records(path, records: Iterable[dict]) -> int:
-    """Write records as JSON Lines, all or nothing (``storage.atomic_text_file``); returns
+    """Write records as JSON Lines, all or nothing (``files.atomic_text_file``); returns
     how many were written."""
-    from .storage import atomic_text_file
+    from .files import atomic_text_file
 
     n = 0
     with atomic_text_file(Path(path), encoding="ascii") as f:

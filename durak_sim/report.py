@@ -456,7 +456,7 @@ def write_report(rep: Report, files: dict, lap, draw, document) -> Report:
     """Write a built report's tables (``files``: table name -> CSV file), its plots
     (``draw()``: ``{name: png bytes}``) and ``report.md`` / ``report.html``
     (``document(rep, plots)``: ``(doc, title)``), timing each step with ``lap``."""
-    from .storage import atomic_write_bytes, atomic_write_text
+    from .files import atomic_write_bytes, atomic_write_text
 
     for name, file in files.items():
         atomic_write_bytes(rep.out / file, _csv(rep.tables[name]), sync=False)

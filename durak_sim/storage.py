@@ -60,9 +60,7 @@ from typing import Sequence
 import numpy as np
 
 from .errors import UserError
-from .files import (TMP_SUFFIX, StorageError, WriteError, atomic_text_file,  # noqa: F401
-                    atomic_write_bytes, atomic_write_text, make_folder, remove_temporaries,
-                    sha256_file)
+from .files import TMP_SUFFIX, StorageError, atomic_write_text, sha256_file
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "durak-sim/tournament/1"

@@ -374,7 +374,7 @@ def run_table_match(lineup: list[str], *, deals: int, seed: int = 1, rules: Rule
     from .progress import Board, live
     from .records import dumps
     from .runner import BlockSizer, StopFlag
-    from .storage import atomic_text_file
+    from .files import atomic_text_file
 
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) \
             or not 1 <= deals <= MAX_DEALS:

@@ -50,8 +50,8 @@ import numpy as np
 from .errors import UserError
 from .play import resolve_strategies
 from .rules import RULES_VERSION, Rules
-from .storage import (MANIFEST, DirectoryLock, Manifest, StorageError, WriteError,
-                      remove_temporaries, sha256_file)
+from .files import WriteError, remove_temporaries, sha256_file
+from .storage import MANIFEST, DirectoryLock, Manifest, StorageError
 from .tournament_config import (CHUNK_DEALS, DEFAULT_DEALS, RUNS_DIR, TournamentConfig, _quote,
                                 check_stored, default_out_dir, make_config)
 
@@ -479,7 +479,7 @@ def _take_played(result: TournamentResult, played) -> None:
 def _write_timing(out: Path, result: TournamentResult, t_start: float,
                   replace_last: bool = False) -> None:
     """Append this session's timings to ``timing.json`` (never part of the report)."""
-    from .storage import atomic_write_text
+    from .files import atomic_write_text
 
     path = out / TIMING
     try:

@@ -7,9 +7,9 @@ import pytest
 
 from durak_sim import storage
 from durak_sim.play import game_schedule, play_schedule
-from durak_sim.storage import (COLUMNS, Manifest, StorageError, atomic_write_bytes,
-                               chunk_file, games_frame, games_table, read_chunks,
-                               remove_temporaries, result_columns, sha256_file, write_chunk)
+from durak_sim.files import atomic_write_bytes, remove_temporaries, sha256_file
+from durak_sim.storage import (COLUMNS, Manifest, StorageError, chunk_file, games_frame,
+                               games_table, read_chunks, result_columns, write_chunk)
 
 NAMES = ["random", "easy"]
 
@@ -109,7 +109,7 @@ def test_a_killed_writers_temporary_goes_with_the_next_write(tmp_path):
     import subprocess
     import sys
 
-    from durak_sim.storage import atomic_text_file
+    from durak_sim.files import atomic_text_file
 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True)
@@ -161,7 +161,7 @@ def test_a_read_only_folder_is_named_in_one_line(tmp_path, monkeypatch):
     import os
     from pathlib import Path
 
-    from durak_sim.storage import WriteError, atomic_text_file
+    from durak_sim.files import WriteError, atomic_text_file
 
     def read_only(*args, **kwargs):
         raise OSError(errno.EROFS, os.strerror(errno.EROFS))
@@ -176,7 +176,8 @@ def test_a_read_only_folder_is_named_in_one_line(tmp_path, monkeypatch):
 
 
 def test_a_file_where_a_folder_belongs_is_named(tmp_path):
-    from durak_sim.storage import GAMES_DIR, WriteError, make_folder
+    from durak_sim.files import WriteError, make_folder
+    from durak_sim.storage import GAMES_DIR
 
     (tmp_path / "plots").write_text("mine")
     with pytest.raises(WriteError, match="plots: it is a file, not a folder"):
