@@ -67,7 +67,7 @@ def action_dict(code: int, seat: int, target: int = -1) -> dict:
     return out
 
 
-def make_record(rules: Rules, seed, deal, seats: list[str], hands: list[list[int]],
+def make_record(rules: Rules, seed: int, deal: int, seats: list[str], hands: list[list[int]],
                 stock: list[int], first_attacker: int, actions: Iterable[tuple[int, int, int]],
                 result: dict, trump: int | None = None, dealer: int | None = None,
                 series: dict | None = None) -> dict:
@@ -82,8 +82,8 @@ def make_record(rules: Rules, seed, deal, seats: list[str], hands: list[list[int
     rec = {
         "format": FORMAT,
         "rules": rules.to_dict(),
-        "seed": None if seed is None else int(seed),
-        "deal": None if deal is None else int(deal),
+        "seed": int(seed),  # a record always names its deal (validate_record refuses null)
+        "deal": int(deal),
     }
     if series is not None:
         rec["series"] = {"series": int(series["series"]), "deal": int(series["deal"])}

@@ -49,7 +49,6 @@ THROWT_N = 8         # throw in to a taker, stock large, three or more seats pla
 TAKE_MINSTOCK_N = 6  # TAKE_MINSTOCK while three or more seats play
 LEAD_EARLY = 8       # a multi-card lead (R8.1) grows by cards worth at most this, stock large
 TAKE_TABLE_N = 5     # several unbeaten cards: take early (a trump on a plain card) up to this
-TRANSFER_MAXV = 8    # transfer (R8.2) with a card worth at most this while the stock is large
 TRISK_W = 12         # opening in the transfer game: quarter-ranks per card of its rank the
                      # defender may hold, when a transfer would come back to this seat ...
 TRISK_TEAM_W = 20    # ... or would land on its partner
@@ -245,7 +244,7 @@ __all__ = [
     "_FULL", "_NIB", "INLINE", "TRUMP_EARLY", "TRUMP_LATE", "LATE_STOCK", "NOBEAT_W",
     "SIM_W", "NEWRANK_W", "THROW_EARLY", "THROWT_EARLY", "TAKE_GAP", "TAKE_MINSTOCK",
     "TAKE_TABLE", "DRAWN_MAX", "TRUMP_LATE_N", "THROWT_N", "TAKE_MINSTOCK_N", "LEAD_EARLY",
-    "TAKE_TABLE_N", "TRANSFER_MAXV", "TRISK_W", "TRISK_TEAM_W", "LONG_BOUTS", "M_POS",
+    "TAKE_TABLE_N", "TRISK_W", "TRISK_TEAM_W", "LONG_BOUTS", "M_POS",
     "M_LACK", "M_LACK_STOCK", "M_LACKS", "M_LSTK", "M_UNB", "M_TK", "M_PEND", "M_POSS",
     "M_PLAN", "M_SIZE", "_hold", "_beaters", "_rank_fill", "_value", "_cheapest",
     "_defence_holds", "_attack_wins", "_defend", "_throw_in", "_open", "types",

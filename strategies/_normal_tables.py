@@ -407,10 +407,9 @@ def _general(obs, legal, hist, rng, mem):
                 act = TAKE
             else:
                 act = DEFEND_AT + 36 * t0 + b0
-        if transfers != 0:  # R8.2: pass the attack on with a cheap card of the rank
-            x = _cheapest_v(transfers, ts, tpen)
-            if late or _value(x, ts, tpen) <= TRANSFER_MAXV:
-                act = TRANSFER + x
+        plain_tr = transfers & ~(_NIB << ts)
+        if plain_tr != 0:  # R8.2: pass the attack on with a plain card of the rank, never a trump
+            act = TRANSFER + _cheapest_v(plain_tr, ts, tpen)
     elif phase == PHASE_OPEN:
         dn = obs[O_HAND_SIZES + d]
         limit = obs[O_BOUT_LIMIT]

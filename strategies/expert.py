@@ -115,8 +115,8 @@ EXPERT_VERSION = 1
 #: keys a function on its own file's text, so a change there reaches expert's cached code
 #: only through a change here (hard.py does the same for the solver)
 SAMPLING_LINKED = 1
-HARD_LINKED = 7
-NORMAL_LINKED = 2
+HARD_LINKED = 8
+NORMAL_LINKED = 3
 if SAMPLING_VERSION != SAMPLING_LINKED:  # pragma: no cover - a development-time guard
     raise ImportError(f"strategies/expert.py links sampling version {SAMPLING_LINKED}, the "
                       f"module is version {SAMPLING_VERSION}: update SAMPLING_LINKED")

@@ -105,14 +105,14 @@ NODE_CAP = 1_750_000
 GENERAL_NODE_CAP = 4_000_000
 LOG2_TT_GENERAL = 17
 #: bump when Hard's play changes (numba's cache does not see edits in imported modules)
-HARD_VERSION = 7
+HARD_VERSION = 8
 #: the solver version this module's compiled code links. numba's cache keys a function on
 #: its own file's text, so a faster solver with the same answers reaches hard's cached
 #: ``decide`` only through a change here (hard's play, and so HARD_VERSION, stay the same)
 SOLVER_LINKED = 8
 #: the same for the variant search and for normal, whose ``decide`` hard inlines
 VARIANT_LINKED = 3
-NORMAL_LINKED = 2
+NORMAL_LINKED = 3
 if SOLVER_VERSION != SOLVER_LINKED:  # pragma: no cover - a development-time guard
     raise ImportError(f"strategies/hard.py links solver version {SOLVER_LINKED}, the solver "
                       f"is version {SOLVER_VERSION}: update SOLVER_LINKED")

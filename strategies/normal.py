@@ -85,10 +85,10 @@ At every other table (R7, R8)
       when some target cannot be beaten, when the forecast says the bout cannot be held, or
       early when the plan spends a trump on a plain card with at most ``TAKE_TABLE_N`` cards
       on the table.
-    * Transfer (R8.2). It transfers with its cheapest card of the rank when that card is worth
-      at most ``TRANSFER_MAXV`` (any plain card) or late, whatever the defence would have
-      been; a trump transfer early is kept for defence. With teams the transfer goes to an
-      opponent (the rules say so). When it opens a bout in the transfer game and a transfer
+    * Transfer (R8.2). It transfers with its cheapest plain card of the rank, whatever the
+      defence would have been, and never with a trump: a trump is kept for defence, late as
+      well as early (late, beating often wins where a trump transfer gives the deal away).
+      With teams the transfer goes to an opponent (the rules say so). When it opens a bout in the transfer game and a transfer
       would come back onto itself (two seats playing) or land on its partner (teams), each
       card of the rank the defender may hold costs ``TRISK_W`` (or ``TRISK_TEAM_W``)
       quarter-ranks.
@@ -131,7 +131,7 @@ from durak_sim.strategies._normal_tables import _general
 
 #: bump when normal's play changes (numba's cache does not see edits in imported modules:
 #: strategies/hard.py inlines ``decide``)
-NORMAL_VERSION = 2
+NORMAL_VERSION = 3
 
 
 @numba.njit(**JIT)  # compiled for the kernel on first use (durak_sim.registry)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from durak_sim import stats
-from durak_sim.actions import DEFEND, STOP, TAKE, parse_action
+from durak_sim.actions import DEFEND, STOP, TAKE, TRANSFER, parse_action
 from durak_sim.cards import parse_card
 from durak_sim.play import play_games
 from durak_sim.reference import ReferenceGame, hist_for_strategy, legal_array
@@ -144,3 +144,22 @@ def test_attacks_the_suit_the_opponent_failed_to_beat():
     g = _play(_game(hands, STOCK10, "AD"), "attack 8H", "take", "stop")
     assert g.to_move() == 0 and g.observation(0)[4] == fresh.observation(0)[4]
     assert _decide(g) == c("9H")
+
+
+# ---- the transfer game (R8.2) ------------------------------------------------------------------
+PEREVODNOY = {"players": 2, "hand_size": 6, "variant": "perevodnoy"}
+
+
+def _transfer_game(defender_hand, stock):
+    pos = {"format": "durak-sim/position/1", "rules": PEREVODNOY, "trump": "AS",
+           "hands": [["6H", "9D", "JC"], defender_hand], "stock": stock, "attacker": 0,
+           "table": [["7C", None]]}
+    return ReferenceGame.from_position(pos)
+
+
+@pytest.mark.parametrize("stock", [["KH", "TD", "9H", "AS"], ["KH", "AS"], ["AS"], []])
+def test_transfers_with_a_plain_card_and_never_with_a_trump(stock):
+    # 7C is attacked; trumps are spades. A plain seven passes the attack on, early and late
+    # alike; a trump seven is kept for defence, late as well as early
+    assert _decide(_transfer_game(["7H", "7S", "QC", "8D"], stock)) == TRANSFER + c("7H")
+    assert _decide(_transfer_game(["7S", "QC", "8D", "KD"], stock)) != TRANSFER + c("7S")
