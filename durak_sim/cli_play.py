@@ -150,7 +150,7 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
     except (StrategyFailure, BrokenPipeError):   # (stdout closed: | head, say)
         write_records(path, [session.record()])
         raise
-    write_records(path, [session.record()])
+    _keep_record(path, session.record())
     if status == "over":
         for line in session.result_lines():
             screen.say(f"[bold]{line}[/]")
@@ -180,6 +180,20 @@ def engine_example_command():
     from .engines import EXAMPLES
 
     click.echo(str(EXAMPLES["lowest_card"]))
+
+
+def _keep_record(path: Path, rec: dict) -> None:
+    """Write a played game's record; when the file cannot be written (a full disk), print
+    the record to stdout and say so, rather than lose the game."""
+    from .files import WriteError
+    from .records import dumps, write_records
+
+    try:
+        write_records(path, [rec])
+    except WriteError as exc:
+        click.echo(dumps(rec))
+        raise WriteError(f"{exc}; the game's record is the line above (save it in a .jsonl "
+                         f"file for durak-sim replay --record)") from None
 
 
 # ------------------------------------------------------------------ replay --record FILE

@@ -499,3 +499,28 @@ def test_a_closed_stdout_keeps_the_record(tmp_path):
     assert proc.returncode == 1 and b"Traceback" not in err, err
     (rec,) = read_records(tmp_path / "r.jsonl")
     assert rec["unfinished"] is True and rec["seats"][0] == "human"
+
+
+def test_a_record_that_cannot_be_written_is_printed_not_lost(tmp_path, monkeypatch):
+    """A full disk at the end of a game: one line naming the file, and the record itself on
+    stdout, whole, for the user to keep."""
+    from click.testing import CliRunner
+
+    from durak_sim import files
+    from durak_sim.cli import main
+
+    def full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.os, "replace", full)
+    path = tmp_path / "r.jsonl"
+    res = CliRunner().invoke(main, ["play", "--ai", "random", "--seed", "3", "--pace", "0",
+                                    "--record", str(path)], input="quit\n")
+    assert res.exit_code == 2
+    assert f"cannot write {path}: No space left on device; the game's record is the line" \
+        in res.output
+    # (the prompt's line ends where the typed input would have been echoed)
+    line = [ln[ln.index('{"format"'):] for ln in res.output.splitlines() if '{"format"' in ln]
+    assert len(line) == 1 and not path.exists()
+    rec = json.loads(line[0])
+    assert rec["seed"] == 3 and rec["unfinished"] is True
