@@ -407,9 +407,13 @@ def _general(obs, legal, hist, rng, mem):
                 act = TAKE
             else:
                 act = DEFEND_AT + 36 * t0 + b0
+        # R8.2: pass the attack on with a plain card of the rank; with a trump only late in a
+        # team game, where the attack goes on to an opponent (elsewhere it is kept to beat)
         plain_tr = transfers & ~(_NIB << ts)
-        if plain_tr != 0:  # R8.2: pass the attack on with a plain card of the rank, never a trump
+        if plain_tr != 0:
             act = TRANSFER + _cheapest_v(plain_tr, ts, tpen)
+        elif transfers != 0 and late and teams:
+            act = TRANSFER + _cheapest_v(transfers, ts, tpen)
     elif phase == PHASE_OPEN:
         dn = obs[O_HAND_SIZES + d]
         limit = obs[O_BOUT_LIMIT]

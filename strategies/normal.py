@@ -86,9 +86,10 @@ At every other table (R7, R8)
       early when the plan spends a trump on a plain card with at most ``TAKE_TABLE_N`` cards
       on the table.
     * Transfer (R8.2). It transfers with its cheapest plain card of the rank, whatever the
-      defence would have been, and never with a trump: a trump is kept for defence, late as
-      well as early (late, beating often wins where a trump transfer gives the deal away).
-      With teams the transfer goes to an opponent (the rules say so). When it opens a bout in the transfer game and a transfer
+      defence would have been. A trump is kept for defence, late as well as early (late,
+      beating often wins where a trump transfer gives the deal away), except late in a team
+      game: there the transfer goes to an opponent (the rules say so), and passing the
+      attack on with a trump does better than beating. When it opens a bout in the transfer game and a transfer
       would come back onto itself (two seats playing) or land on its partner (teams), each
       card of the rank the defender may hold costs ``TRISK_W`` (or ``TRISK_TEAM_W``)
       quarter-ranks.

@@ -163,3 +163,15 @@ def test_transfers_with_a_plain_card_and_never_with_a_trump(stock):
     # alike; a trump seven is kept for defence, late as well as early
     assert _decide(_transfer_game(["7H", "7S", "QC", "8D"], stock)) == TRANSFER + c("7H")
     assert _decide(_transfer_game(["7S", "QC", "8D", "KD"], stock)) != TRANSFER + c("7S")
+
+
+@pytest.mark.parametrize("stock, transfers", [(["KH", "TD", "9H", "AS"], False), (["KH", "AS"], True),
+                                              ([], True)])
+def test_in_a_team_game_transfers_with_a_trump_late(stock, transfers):
+    # the attack passes on to an opponent there: late, a trump seven is passed on, not kept
+    pos = {"format": "durak-sim/position/1", "trump": "AS", "stock": stock, "attacker": 0,
+           "rules": {"players": 4, "hand_size": 6, "variant": "teams", "transfer": True},
+           "hands": [["6H", "9D", "JC"], ["7S", "QC", "8D", "KD"], ["6C", "JH"], ["TC", "QH"]],
+           "table": [["7C", None]]}
+    code = _decide(ReferenceGame.from_position(pos))
+    assert (code == TRANSFER + c("7S")) == transfers
