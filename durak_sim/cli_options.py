@@ -37,7 +37,8 @@ plugin_option = click.option(
 seed_option = click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=1,
                            show_default=True, help="Master seed.")
 threads_option = click.option("--threads", type=click.IntRange(1), default=None,
-                              help="Threads (default: all cores).")
+                              help="Threads, at most the cores numba may use (all of them "
+                                   "unless NUMBA_NUM_THREADS says fewer)  [default: all]")
 engine_timeout_option = click.option(
     "--engine-timeout", type=Seconds(0, MAX_ENGINE_TIMEOUT, min_open=True), default=None,
     metavar="SECONDS", help="Time limit of an external engine's decision (strategy "

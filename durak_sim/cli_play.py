@@ -86,7 +86,8 @@ def _lineup(ai: str | None, rules_spec: dict):
               help="Colours (on a terminal that has them; NO_COLOR is honoured too).")
 @click.option("--engine-timeout", type=Seconds(0, MAX_ENGINE_TIMEOUT, min_open=True),
               default=None,
-              metavar="SECONDS", help="Time limit of an external engine's decision.")
+              metavar="SECONDS",
+              help="Time limit of an external engine's decision.  [default: 5]")
 @click.option("--engine", "game_engine", type=click.Choice(["reference", "kernel"]),
               default="reference", hidden=True,
               help="Step the deal on the reference engine or on the kernel (the same play).")

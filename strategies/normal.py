@@ -226,5 +226,5 @@ def decide(obs, legal, hist, rng, mem):
 
 register_strategy("normal", decide, version=NORMAL_VERSION, memory=M_SIZE, reset=M_SIZE,
                   description="saves trumps, throws in what the defender cannot beat, "
-                              "weighs taking, plays the empty-stock ending exactly (R10.3)",
+                              "weighs taking, forecasts the empty-stock ending (R10.3)",
                   compile_seconds=5, plays="all")
