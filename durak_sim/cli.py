@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from .errors import EXIT_USAGE, ExitNow, UserError
+from .errors import EXIT_USAGE, ExitNow, Interrupted, UserError
 from .cli_options import (apply_engine_settings, check_output_file, engine_timeout_option,
                           load_plugins, plugin_option, seed_option, stdout_to_devnull,
                           threads_option)
@@ -48,8 +48,10 @@ class Group(click.Group):
             sys.exit(1)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
-        except click.Abort:
-            click.echo("durak-sim: interrupted", err=True)
+        except click.Abort as exc:
+            cause = exc.__cause__
+            said = str(cause) if isinstance(cause, Interrupted) and str(cause) else ""
+            click.echo(f"durak-sim: {said or 'interrupted'}", err=True)
             sys.exit(130)
         except click.ClickException as exc:
             fail(exc.format_message().replace("\n", " "))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import UserError, game_at
+from .errors import NOTHING_FINISHED, Interrupted, UserError, game_at
 from .external import EngineFailure
 from .rules import Rules
 
@@ -267,8 +267,8 @@ def run_engine_match(names: list[str], *, deals: int, seed: int = 1, rules: Rule
             board.advance("m", k, batch.seconds)
             if out is not None:
                 out.writelines(dumps(rec) + "\n" for rec in recs)
-    if not parts:
-        raise UserError("interrupted before the first deal was finished")
+        if not parts:   # inside the with: the records file is left as it was
+            raise Interrupted(NOTHING_FINISHED)
     forfeits = [f for f in forfeits if f.deal < played]   # those of whole deals kept
     interrupted = deals if played < deals else None
     summary = _summary(parts, strats, uniq, rules, seed, played, swap, seconds, decisions,

@@ -45,6 +45,14 @@ def describe_failure(exc: BaseException) -> str:
     return f"raised {type(exc).__name__}" + (f": {text}" if text else "")
 
 
+NOTHING_FINISHED = "interrupted before the first deal was finished: nothing was written"
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM, SIGHUP) before anything was finished; the message says what was
+    kept (the CLI prints it and exits with 130, as for any Ctrl-C)."""
+
+
 class ExitNow(Exception):
     """Exit with ``code`` at once, everything saved and said (after Ctrl-C): the
     interpreter's own shutdown (numba, pandas, pyarrow and matplotlib torn down) would take

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import UserError
+from .errors import NOTHING_FINISHED, Interrupted, UserError
 from .formatting import elo_ci, is_sweep, num, pct_ci
 from .play import RECORD_BLOCK, play_games, resolve_strategies
 from .rules import Rules
@@ -196,6 +196,8 @@ def run_match(a: str, b: str, *, deals: int, seed: int = 1, threads: int | None 
             _advance(board, part, n, batch.seconds, a, b)
             if out is not None:  # writing records is not counted as engine time
                 out.writelines(dumps(r) + "\n" for r in batch.records())
+        if counts is None:   # inside the with: the records file is left as it was
+            raise Interrupted(NOTHING_FINISHED)
     table = stats.strategy_table(counts)
     table = table.set_index("strategy").loc[names].reset_index()
     pairing = stats.pairing_table(counts, order=order) if swap and a != b else None

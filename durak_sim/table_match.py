@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .clustered import per_deal_squares
-from .errors import UserError
+from .errors import NOTHING_FINISHED, Interrupted, UserError
 from .formatting import num, pct_ci
 from .rules import Rules
 
@@ -416,8 +416,8 @@ def run_table_match(lineup: list[str], *, deals: int, seed: int = 1, rules: Rule
             board.advance("m", n, batch.seconds)
             if out is not None:
                 out.writelines(dumps(r) + "\n" for r in batch.records())
-    if counts is None:
-        raise UserError("interrupted before the first deal was finished")
+        if counts is None:   # inside the with: the records file is left as it was
+            raise Interrupted(NOTHING_FINISHED)
     return TableSummary(names=[s.name for s in strats], seed=seed, deals=played,
                         swap=swap and not series_deals, rules=rules, counts=counts,
                         table=place_table(counts), seconds=seconds, compile_seconds=compile_s,

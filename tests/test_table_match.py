@@ -141,3 +141,30 @@ def test_the_series_score_has_its_mean_a_series_with_an_interval(tmp_path):
     lo, hi = bounded_interval(x.mean(), x.var(ddof=1) / len(x), len(x), -5, 5)
     assert (row.score_per_series_lo, row.score_per_series_hi) == pytest.approx((lo, hi))
     assert -5 <= row.score_per_series_lo < row.score_per_series < row.score_per_series_hi <= 5
+
+
+@pytest.mark.parametrize("command", [
+    ["match", "easy", "random", "easy", "--players", "3", "--deals", "50"],
+    ["series", "easy", "random", "easy", "--players", "3", "--deals", "4", "--series", "5"],
+    ["match", "easy", "engine:{engine}", "--deals", "5"],
+    ["match", "easy", "random", "--deals", "50"],
+], ids=["match", "series", "engine-match", "two-players"])
+def test_ctrl_c_before_the_first_deal_is_exit_130_and_leaves_the_records_file(
+        tmp_path, monkeypatch, command):
+    """Stopped before any deal was finished: exit code 130 (not a usage error), and the
+    records file given with --force is left as it was, not emptied."""
+    from click.testing import CliRunner
+
+    from durak_sim.cli import main
+    from durak_sim.engines import EXAMPLES
+    from durak_sim.runner import StopFlag
+
+    monkeypatch.setattr(StopFlag, "__bool__", lambda self: True)   # Ctrl-C at once
+    path = tmp_path / "r.jsonl"
+    path.write_text("kept\n")
+    args = [a.format(engine=EXAMPLES["lowest_card"]) for a in command]
+    res = CliRunner().invoke(main, [*args, "--threads", "1", "--records", str(path),
+                                    "--force", "--no-progress"])
+    assert res.exit_code == 130, res.output
+    assert "interrupted before the first deal was finished: nothing was written" in res.output
+    assert path.read_text() == "kept\n"
