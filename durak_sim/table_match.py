@@ -51,6 +51,10 @@ class PlaceCounts:
     #: squares ``[m m, s s, s m, p p, p m]`` of score (ahead 1, tied 1/2) and places
     #: (:mod:`durak_sim.clustered`)
     h2h: np.ndarray | None = None
+    #: the card deals behind the games: the deals of a match (its seatings share one), every
+    #: deal of a series. When a rate's variance says nothing (no hit, every hit) its
+    #: interval takes at most this many independent trials (clustered.wilson_design)
+    decks: int = 0
 
     def merge(self, other: "PlaceCounts") -> "PlaceCounts":
         def add(a, b):
@@ -66,7 +70,7 @@ class PlaceCounts:
                            self.team_draws + other.team_draws, self.deals + other.deals,
                            add(self.score, other.score), self.clusters + other.clusters,
                            add(self.clus, other.clus), add(self.seat_clus, other.seat_clus),
-                           add(self.h2h, other.h2h))
+                           add(self.h2h, other.h2h), self.decks + other.decks)
 
 
 def count_places(batch, names: list) -> PlaceCounts:
@@ -97,6 +101,9 @@ def count_places(batch, names: list) -> PlaceCounts:
     # the clusters: a deal's games (every seating), a series' deals
     di = np.unique(np.asarray(batch.deals), return_inverse=True)[1].ravel()
     n_d = int(di.max()) + 1 if len(di) else 0
+    sd = getattr(batch, "series_deal", None)
+    decks = n_d if sd is None or not len(sd) else len(np.unique(np.asarray(batch.deals) * (int(np.max(sd)) + 1)
+                                                 + np.asarray(sd)))
     score = first.astype(np.int64) - lost.astype(np.int64)       # R9.2, per seat-game
     clus, _ = per_deal_squares(di, n_d, who, k, lost, first, in_draw, places, score)
     seat_clus, _ = per_deal_squares(di, n_d, np.broadcast_to(seat, who.shape), n, lost, first)
@@ -106,7 +113,7 @@ def count_places(batch, names: list) -> PlaceCounts:
         first.sum(axis=0).astype(np.int64), team_lost[:2].astype(np.int64),
         int((draw & batch.rules.teams).sum()), len(batch),
         by(score), n_d, clus, seat_clus,
-        _head_to_head(di, n_d, who, places, k, batch.rules.teams))
+        _head_to_head(di, n_d, who, places, k, batch.rules.teams), decks)
 
 
 def _head_to_head(di, n_d: int, who, places, k: int, teams: bool) -> np.ndarray:
@@ -150,10 +157,10 @@ def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
             if meet == 0:
                 continue
             s_lo, s_hi = wilson_design(h[0] / 2, meet, ratio_variance(
-                h[0] / 2, meet, h[4], h[5], h[3], c.clusters), units=c.clusters)
+                h[0] / 2, meet, h[4], h[5], h[3], c.clusters), units=c.decks)
             p_lo, p_hi = bounded_interval(h[2] / meet, ratio_variance(
                 h[2], meet, h[6], h[7], h[3], c.clusters), meet, 1 - c.players, c.players - 1,
-                units=c.clusters)
+                units=c.decks)
             score, places = h[0] / 2 / meet, h[2] / meet
             if x > y:    # seen from a, the later of the two in the names
                 score, s_lo, s_hi = 1 - score, 1 - s_hi, 1 - s_lo
@@ -204,7 +211,7 @@ def place_table(c: PlaceCounts):
             else:
                 q = c.clus[i]
                 var = ratio_variance(k, g, q[1 + 2 * j], q[2 + 2 * j], q[0], c.clusters)
-                lo, hi = wilson_design(k, g, var, units=c.clusters)
+                lo, hi = wilson_design(k, g, var, units=c.decks)
             row.update({key: k, f"{key}_rate": k / g, f"{key}_lo": float(lo),
                         f"{key}_hi": float(hi)})
         p = np.arange(1, c.players + 1)
@@ -217,7 +224,7 @@ def place_table(c: PlaceCounts):
             q = c.clus[i]
             var = ratio_variance(mean * g, g, q[7], q[8], q[0], c.clusters)
         lo, hi = bounded_interval(mean, var, g, 1, c.players,
-                                  units=c.clusters if c.clus is not None else None)
+                                  units=c.decks if c.clus is not None else None)
         row.update({"mean_place": mean, "mean_place_lo": float(lo),
                     "mean_place_hi": float(hi)})
         for j in range(c.players):
@@ -250,7 +257,7 @@ def seat_interval(c: PlaceCounts, s: int):
         return wilson_interval(k, g)
     q = c.seat_clus[s]
     return wilson_design(k, g, ratio_variance(k, g, q[1], q[2], q[0], c.clusters),
-                         units=c.clusters)
+                         units=c.decks)
 
 
 @dataclass

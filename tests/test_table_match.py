@@ -168,3 +168,16 @@ def test_ctrl_c_before_the_first_deal_is_exit_130_and_leaves_the_records_file(
     assert res.exit_code == 130, res.output
     assert "interrupted before the first deal was finished: nothing was written" in res.output
     assert path.read_text() == "kept\n"
+
+
+def test_a_rate_never_seen_in_a_series_match_gets_the_plain_interval_of_its_deals():
+    """No Durak in 20 deals (4 series of 5): the variance says nothing, so the interval is
+    Wilson's for 0 of 20 deals, not of 4 series (which was wider than that of 1 hit)."""
+    s = run_table_match(["easy", "normal", "random"], deals=4, seed=7, rules=Rules(players=3),
+                        threads=1, series_deals=5, progress=False)
+    t = s.table.set_index("strategy")
+    zero = t[t.durak == 0]
+    assert len(zero) and (zero.games == 20).all()
+    assert np.allclose(zero.durak_hi, wilson_interval(0, 20)[1])
+    one = t[(t.durak > 0) & (t.durak < t.games)]
+    assert (one.durak_hi > 0).all() and (zero.durak_hi.max() <= one.durak_hi.max() + 1e-12)
