@@ -309,10 +309,11 @@ def replay(seed, deal, series_index, seats, record_file, as_json, engine_timeout
         from .cli_play import show_records
 
         extra = [o for o, v in (("--seed", seed), ("--seats", seats)) if v is not None]
-        extra += ["rules options"] if any(v is not None for v in rules_spec.values()) else []
+        extra += ["the rules options"] if any(v is not None for v in rules_spec.values()) else []
         if extra:
+            one = len(extra) == 1 and extra[0].startswith("--")
             raise UserError(f"--record shows the games of a file as recorded: "
-                            f"{', '.join(extra)} {'does' if len(extra) == 1 else 'do'} not apply "
+                            f"{', '.join(extra)} {'does' if one else 'do'} not apply "
                             f"(--deal and --series pick games)")
         if series_index is not None and deal is None:
             raise UserError("--series with --record needs --deal (the deal of that series)")

@@ -236,8 +236,12 @@ def show_records(path: Path, deal: int | None, as_json: bool,
         if series is not None:
             if rec.get("series") != {"series": series, "deal": deal}:
                 continue
-        elif deal is not None and rec.get("deal") != deal:
-            continue
+        elif deal is not None:
+            if "series" in rec:   # its "deal" is its series' number: not what --deal means
+                raise UserError(f"{path} holds the records of series: pick deal K of series J "
+                                f"with --series J --deal K")
+            if rec.get("deal") != deal:
+                continue
         try:
             text = dumps(check_any(rec)) if as_json else render_any(rec)
         except ValueError as exc:    # (RecordError) the record does not replay

@@ -272,7 +272,8 @@ class PlaySession:
                 continue
             known = int(obs[O_KNOWN + k])
             role = ", attacker" if k == att else ", defender" if k == dfd else ""
-            s.say(f"  {self.who(k)}{role}: {int(obs[O_HAND_SIZES + k])} cards"
+            held = int(obs[O_HAND_SIZES + k])
+            s.say(f"  {self.who(k)}{role}: {held} card{'' if held == 1 else 's'}"
                   + (f", known: {s.cards(sorted(mask_cards(known), key=lambda c: (c & 3, c >> 2)))}"
                      if known else ""))
         pairs = table_pairs(obs)

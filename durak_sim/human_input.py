@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from .actions import (DONE, KEEP, STOP, SWAP, TAKE, TRANSFER, action_card, is_attack,
                       is_defend)
 from .cards import RANK_DISPLAY, SUIT_SYMBOLS, mask_cards
-from .observation import (O_BOUT_LIMIT, O_HAND, O_N_ATTACKS, O_PHASE, O_TABLE_ATTACKS,
-                          O_TABLE_DEFENCES, PHASE_ATTACK, PHASE_DEFEND, PHASE_LEAD, PHASE_OPEN,
-                          PHASE_SWAP)
+from .observation import (O_BOUT_LIMIT, O_HAND, O_N_ATTACKS, O_PHASE, O_RULES, O_STOCK,
+                          O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING, PHASE_ATTACK,
+                          PHASE_DEFEND, PHASE_LEAD, PHASE_OPEN, PHASE_SWAP)
+from .rules import FLAG_SWAP, FLAG_TRANSFER
 from .views import action_target, unbeaten_cards
 
 #: court cards as seed 001's atlas pack prints them (R1.1): В Д К Т for J Q K A
@@ -166,6 +167,10 @@ def _why_not_word(word: str, obs, codes) -> str:
     if word == "done":
         return "done ends a lead of several cards; you are not laying one" \
             if phase != PHASE_LEAD else "your lead is not a pattern that may end here (R8.3)"
+    if not int(obs[O_RULES]) & FLAG_SWAP:
+        return "this game has no trump-six swap (--trump-six-swap, R8.5)"
+    if int(obs[O_STOCK]) == 0:
+        return "the stock is empty: there is no face-up card to swap the trump six for (R8.5)"
     return f"{word} is for the trump six's holder before the first attack (R8.5)"
 
 
@@ -175,6 +180,10 @@ def _why_not_card(card, target, verb, obs, codes, ranks) -> str:
     if phase == PHASE_DEFEND:
         unbeaten = unbeaten_cards(obs)
         if verb == "transfer":
+            if not int(obs[O_RULES]) & FLAG_TRANSFER:
+                return "this game has no transfers (perevodnoy or --transfer, R8.2)"
+            if int(obs[O_TAKING]) or int(obs[O_TABLE_DEFENCES]):
+                return "a transfer comes before any attack card is beaten or taken (R8.2, E6)"
             return f"{name} cannot transfer: a transfer card has the rank on the table and " \
                    f"the next defender must hold enough cards (R8.2)"
         if verb == "attack":

@@ -90,7 +90,12 @@ def render_record(rec: dict) -> str:
         lines.append(f"  stock (draw order) {cards(stock)}")
     else:
         lines.append("  no stock: the face-up card is the dealer's last card (R2.2)")
-    why = "the seat after the dealer, R9.1" if "dealer" in rec else "lowest trump, R2.3"
+    if "dealer" in rec or rec.get("series", {}).get("deal", 0) > 0:
+        why = "the seat after the dealer, R9.1"
+    elif any(parse_card(c) & 3 == trump for hand in rec["hands"] for c in hand):
+        why = "lowest trump, R2.3"
+    else:
+        why = "nobody holds a trump: seat 0, R2.3"
     if rules.teams:
         lines.append("  teams: seats " + ", ".join(map(str, range(0, n, 2))) + " against "
                      + ", ".join(map(str, range(1, n, 2))))

@@ -524,3 +524,25 @@ def test_a_record_that_cannot_be_written_is_printed_not_lost(tmp_path, monkeypat
     assert len(line) == 1 and not path.exists()
     rec = json.loads(line[0])
     assert rec["seed"] == 3 and rec["unfinished"] is True
+
+
+def test_parser_says_why_a_transfer_or_a_swap_is_refused():
+    from durak_sim.observation import PHASE_DEFEND, PHASE_OPEN
+
+    g = _game_at(lambda g: g.phase == PHASE_DEFEND, rules=Rules(players=3))
+    obs, codes = g.observation(0), g.legal_actions()
+    card = next(c for c in range(36) if g.hands[0] >> c & 1)
+    text = f"transfer {'6789TJQKA'[card >> 2]}{'SCDH'[card & 3]}"
+    assert parse_input(text, obs, codes).message == \
+        "this game has no transfers (perevodnoy or --transfer, R8.2)"
+    assert "no trump-six swap" in parse_input("swap", obs, codes).message
+    g = _game_at(lambda g: g.phase == PHASE_OPEN,
+                 rules=Rules(players=6, trump_six_swap=True))   # six players: no stock
+    assert "the stock is empty" in parse_input("swap", g.observation(0),
+                                               g.legal_actions()).message
+    g = _game_at(lambda g: g.phase == PHASE_DEFEND and any(d >= 0 for _, d in g.table),
+                 rules=Rules(variant="perevodnoy"))
+    card = next(c for c in range(36) if g.hands[0] >> c & 1)
+    text = f"transfer {'6789TJQKA'[card >> 2]}{'SCDH'[card & 3]}"
+    assert "before any attack card is beaten" in parse_input(text, g.observation(0),
+                                                             g.legal_actions()).message

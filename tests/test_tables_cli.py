@@ -206,3 +206,27 @@ register_strategy("late", decide, plays="all")
     assert where, proc.stderr
     j, k = map(int, where.groups())
     assert j < 50 and k < 4 and (j, k) != (0, 0)
+
+
+@pytest.mark.parametrize("args, why", [
+    (["--seed", "11", "--series", "1", "--deal", "2"], "the seat after the dealer, R9.1"),
+    (["--seed", "11", "--series", "1", "--deal", "0"], "lowest trump, R2.3"),
+    (["--seed", "2459", "--deal", "0"], "nobody holds a trump: seat 0, R2.3"),
+])
+def test_replay_says_why_the_first_attacker_attacks_first(args, why):
+    proc = invoke("replay", *args, "--seats", "easy,normal,random", "--players", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert f"attacks first ({why})" in proc.stdout
+
+
+def test_replay_of_a_series_file_picks_a_deal_with_series_and_deal(tmp_path):
+    path = tmp_path / "s.jsonl"
+    proc = invoke("series", "easy", "normal", "random", "--deals", "3", "--series", "2",
+                  "--players", "3", "--threads", "1", "--records", path)
+    assert proc.returncode == 0, proc.stderr
+    assert_one_line_error(invoke("replay", "--record", path, "--deal", "1"),
+                          "records of series", "--series J --deal K")
+    proc = invoke("replay", "--record", path, "--series", "1", "--deal", "2")
+    assert proc.returncode == 0 and proc.stdout.startswith("deal 2 of series 1 ")
+    assert_one_line_error(invoke("replay", "--record", path, "--players", "4"),
+                          "the rules options do not apply")
