@@ -105,15 +105,17 @@ def main():
 @main.command()
 @plugin_option
 def strategies(plugins):
-    """List the registered strategies, one line each."""
+    """List the registered strategies, one line each: name, version, numba or python, the
+    tables it plays (all, or 2p: only the two-player default game), what it does."""
     from .registry import get_strategy, strategy_names
 
     load_plugins(plugins)
     for name in strategy_names():
         s = get_strategy(name)
         kind = "numba" if s.compiled else "python"
+        tables = "all" if s.plays == "all" else "2p"   # every table, or the default game
         source = f"  [package {s.distribution}]" if s.distribution else ""
-        click.echo(f"{s.name:<12} v{s.version}  {kind:<6}  {s.description}{source}")
+        click.echo(f"{s.name:<12} v{s.version}  {kind:<6}  {tables:<3}  {s.description}{source}")
 
 
 def _lineup(names, rules_spec, option="STRATEGY"):

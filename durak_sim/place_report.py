@@ -225,7 +225,10 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
               "The 95% intervals are percentiles of the same deal-bootstrap resamples as "
               "the ratings': both strategies played the same deals in every seating, so "
               "the difference is measured within each resample (paired), and its interval "
-              "is far narrower than the two strategies' own intervals above suggest.")
+              "is far narrower than the two strategies' own intervals above suggest. Where "
+              "every resample is alike (a handful of deals, or deals that all came out the "
+              "same), the score and places take Wilson's interval with the deals met as the "
+              "sample instead, so that a few deals are never reported as certain.")
         doc.table(["A", "B", "meetings", "A ahead", "ties", "A behind",
                    "A score % [95% CI]", "places ahead [95% CI]",
                    "rating A − B [95% CI]"],

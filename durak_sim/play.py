@@ -249,7 +249,8 @@ def check_supported(strats: Sequence[Strategy], rules: Rules) -> None:
     for s in strats:
         if not s.supports(rules):
             what = "every ruleset" if s.plays == "all" else \
-                "only the two-player default game (podkidnoy, 2 players)"
+                "only the two-player default game (podkidnoy, 2 players; a strategy written " \
+                "for every table registers with plays=\"all\")"
             raise UserError(f"strategy {s.name!r} does not play {rules.describe()}; it plays "
                             f"{what}")
 

@@ -95,8 +95,9 @@ def register_strategy(name: str, decide: Callable, *, version: int = 1, descript
                       memory: int = 1, reset: int = 1, aliases: tuple[str, ...] = (),
                       compile_seconds: float | None = None, plays: str = "classic") -> Strategy:
     """Register ``decide`` under ``name`` (lower-case letters, digits, ``-`` and ``_``).
-    ``memory``: the ``int64`` words of its workspace, at most ``MAX_MEMORY``; ``reset``: how
-    many of them are zeroed at each game (1 to ``memory``). ``compile_seconds``: roughly
+    ``memory``: the ``int64`` words of its workspace, at most ``MAX_MEMORY``; ``reset``: the
+    game resets ``mem[:reset]`` (1 to ``memory``): ``mem[0]`` is the game stamp, raised by 1,
+    and ``mem[1:reset]`` are zeroed. ``compile_seconds``: roughly
     how long compiling ``decide`` takes on a cold cache, for the notice printed before it
     (optional). ``plays``: the rulesets it plays, ``"all"`` or ``"classic"`` (the two-player
     default game; the default: a strategy written for two players is not seated at other
@@ -110,7 +111,8 @@ def register_strategy(name: str, decide: Callable, *, version: int = 1, descript
                             f"{plays!r}")
     if not isinstance(name, str) or not name or \
             not all(c.isalnum() or c in "-_" for c in name) or name != name.lower():
-        raise StrategyError(f"invalid strategy name {_shorten(repr(name))}")
+        raise StrategyError(f"invalid strategy name {_shorten(repr(name))}: a name is lower-case "
+                            f"letters, digits, '-' and '_'")
     memory, reset = _words(name, "memory", memory), _words(name, "reset", reset)
     if not 1 <= memory <= MAX_MEMORY:
         raise StrategyError(f"strategy {name!r}: memory must be 1 to {MAX_MEMORY:,} int64 "
@@ -327,8 +329,10 @@ def load_plugin(spec: str) -> None:
                 raise
         else:
             importlib.import_module(spec)
-    except StrategyError:
-        raise
+    except StrategyError as exc:   # (what its registration may not do: name the plugin)
+        if spec in str(exc):
+            raise
+        raise StrategyError(f"plugin {spec}: {exc}") from None
     except ModuleNotFoundError as exc:
         if exc.name and (spec + ".").startswith(exc.name + "."):   # the plugin itself
             said = kind if path.exists() else f"no module named {exc.name!r}"
