@@ -48,6 +48,30 @@ def describe_failure(exc: BaseException) -> str:
 NOTHING_FINISHED = "interrupted before the first deal was finished: nothing was written"
 
 
+def describe_compile_failure(exc: BaseException) -> str:
+    """One line of a numba compile error: its kind, where (the strategy's file and line) and
+    the first line that says what failed, rather than the pipeline's header.
+
+    >>> class TypingError(Exception): pass
+    >>> e = TypingError('Failed in nopython mode pipeline (step: nopython frontend)\\n'
+    ...                 'No implementation of function add found for signature:\\n'
+    ...                 ' >>> add(unicode_type, int64)\\n\\nFile "bot.py", line 6:\\n  x')
+    >>> describe_compile_failure(e)
+    'TypingError at bot.py line 6: No implementation of function add found for signature: add(unicode_type, int64)'
+    """
+    import re
+
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    what = next((ln for ln in lines if not ln.startswith(
+        ("Failed in", "During:", "File ", "There are", "- Of which", ">>>"))), "")
+    sig = next((ln[3:].strip() for ln in lines if ln.startswith(">>>")), "")
+    where = re.findall(r'File "([^"]+)", line (\d+)', text)
+    at = f" at {where[-1][0]} line {where[-1][1]}" if where else ""
+    said = " ".join(w for w in (what, sig) if w)
+    return f"{type(exc).__name__}{at}" + (f": {said}" if said else "")
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C (or SIGTERM, SIGHUP) before anything was finished; the message says what was
     kept (the CLI prints it and exits with 130, as for any Ctrl-C)."""

@@ -447,7 +447,8 @@ class EngineProcess:
         _count_thinking(self.spec, time.perf_counter() - t0)
         code = resolve_answer(line, obs, codes, texts)
         if code is None:
-            self.fail("garbage", f"printed garbage: {_short(line.decode('utf-8', 'replace'))}")
+            self.fail("garbage", f"printed garbage: {_short(line.decode('utf-8', 'replace'))} "
+                                 f"(no action: see Answers in docs/engine-protocol.md)")
         if code < 0:
             self.fail("illegal", f"played an illegal action "
                                  f"{_short(line.decode('utf-8', 'replace'))} (legal: "

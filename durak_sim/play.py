@@ -16,7 +16,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .errors import StrategyFailure, UserError, describe_failure
+from .errors import StrategyFailure, UserError, describe_compile_failure
 from .registry import Strategy, get_strategy
 from .rules import Rules
 from .seeding import MAX_SEED
@@ -99,7 +99,7 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None) ->
             cache.compile_strategy(s.fn)
         except Exception as exc:  # a plugin that numba cannot compile for the kernel
             raise StrategyFailure(f"strategy {s.name!r} does not compile for the kernel: "
-                                  f"{describe_failure(exc)}") from None
+                                  f"{describe_compile_failure(exc)}") from None
         registry._READY.add(s.name)
     if kernel:
         _kernel_ready = True   # _warm compiles it on the first batch (or loads it)

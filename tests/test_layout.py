@@ -38,3 +38,17 @@ def test_no_module_is_much_over_600_lines():
     long = {str(p): n for p in sources
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 650}
     assert long == {}
+
+
+def test_the_observation_indices_in_the_docs_are_the_codes():
+    """docs/observation.md lists every entry's index and every phase's value for engines
+    written in other languages: each must be the constant's, and none may be missing."""
+    import re
+
+    from durak_sim import observation
+
+    text = " ".join((ROOT / "docs" / "observation.md").read_text().split())
+    said = {n: int(v) for n, v in re.findall(r"`((?:O|PHASE)_[A-Z_]+)` (\d+)", text)}
+    codes = {n: getattr(observation, n) for n in dir(observation)
+             if n.startswith(("O_", "PHASE_")) and isinstance(getattr(observation, n), int)}
+    assert said == codes

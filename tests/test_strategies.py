@@ -162,6 +162,10 @@ CANNOT_LOAD = [
      ["strategy 'test-hog': memory must be 1 to 4,194,304 int64 words"]),
     ("dupe.py", PLUGIN_TWICE.replace("test-twice", "test-dupe").replace("SECOND", "decide2"),
      ["strategy 'test-dupe' is registered twice", "dupe.py:8"]),
+    ("upper.py", "from durak_sim.registry import register_strategy\n"
+                 "from durak_sim.strategies.random import decide\n"
+                 "register_strategy('Test-Upper', decide)\n",
+     ["plugin upper.py: invalid strategy name 'Test-Upper': a name is lower-case letters"]),
 ]
 
 
@@ -184,3 +188,23 @@ def test_a_plugin_that_cannot_load_is_one_line_naming_it(tmp_path, monkeypatch, 
         _forget("test-hog", "test-dupe")
     assert_one_line_error(proc, *words)
     assert proc.stdout == ""
+
+
+def test_a_plugin_that_does_not_compile_is_one_line_with_its_line_and_cause(tmp_path,
+                                                                            monkeypatch):
+    from cli_errors import assert_one_line_error, invoke
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "broken.py").write_text(
+        "import numba\n"
+        "from durak_sim.registry import register_strategy\n"
+        "@numba.njit\n"
+        "def decide(obs, legal, hist, rng, mem):\n"
+        "    return 'x' + legal[1]\n"
+        "register_strategy('test-broken', decide)\n")
+    try:
+        proc = invoke("match", "test-broken", "random", "--deals", "10", "--plugin", "broken.py")
+    finally:
+        _forget("test-broken")
+    assert_one_line_error(proc, "strategy 'test-broken' does not compile for the kernel: "
+                                "TypingError at broken.py line 5: No implementation of function")
