@@ -80,11 +80,10 @@ def stdout_to_devnull() -> None:
 
 
 def apply_engine_settings(timeout) -> None:
-    """The command's ``--engine-timeout``, else a valid ``DURAK_SIM_ENGINE_TIMEOUT``
-    (a bad one is refused in one line)."""
-    from .external import check_env_timeout, configure
+    """The command's ``--engine-timeout``, else a valid ``DURAK_SIM_ENGINE_TIMEOUT`` (a bad
+    one is refused in one line once an engine is seated: ``external.engine_strategy``)."""
+    from .external import SETTINGS, configure
 
+    SETTINGS.from_option = timeout is not None
     if timeout is not None:
         configure(timeout=timeout)
-    else:
-        check_env_timeout()

@@ -76,6 +76,7 @@ class EngineFailure(StrategyFailure):
 class Settings:
     timeout: float = DEFAULT_TIMEOUT
     rules: object = None   # the command's ruleset (else read from the observation)
+    from_option: bool = False   # the timeout is the command's --engine-timeout
 
 
 def _env_timeout() -> float:

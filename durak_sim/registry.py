@@ -351,10 +351,13 @@ def get_strategy(name: str) -> Strategy:
     """The strategy registered as ``name`` (or an alias); an ``engine:PATH`` spec is an
     external engine (:mod:`durak_sim.external`), made on first use."""
     load_builtins()
-    if name.startswith("engine:") and name not in _REGISTRY:
-        from .external import engine_strategy
+    if name.startswith("engine:"):
+        from .external import SETTINGS, check_env_timeout, engine_strategy
 
-        _REGISTRY[name] = engine_strategy(name)
+        if not SETTINGS.from_option:
+            check_env_timeout()   # a bad DURAK_SIM_ENGINE_TIMEOUT matters once one is seated
+        if name not in _REGISTRY:
+            _REGISTRY[name] = engine_strategy(name)
     key = _ALIASES.get(name, name)
     if key not in _REGISTRY:
         raise StrategyError(f"unknown strategy {name!r} (registered: {', '.join(strategy_names())})")

@@ -428,6 +428,8 @@ def test_an_engine_time_limit_out_of_range_is_one_line(monkeypatch, args, env, w
     for command in (["match", f"engine:{EXAMPLE}", "easy", "--deals", "2"],
                     ["replay", "--seed", "1", "--deal", "0", "--seats", f"engine:{EXAMPLE},easy"]):
         assert_one_line_error(invoke(*command, *args), *words)
+    if env is not None:   # it applies to the engines: a command that seats none runs
+        assert invoke("match", "easy", "random", "--deals", "2", "--threads", "1").returncode == 0
 
 
 def stderr_threads() -> list:
