@@ -86,12 +86,16 @@ def wilson_design(hits, n, var, conf: float = 0.95, units=None):
 
     >>> [round(float(b), 4) for b in wilson_design(0, 200, 0.0, units=100)]   # 0 of 100 deals
     [0.0, 0.037]
+    >>> [round(float(b), 4) for b in wilson_design(2, 6, 3e-33, units=1)]   # one deal
+    [0.0253, 0.9058]
     """
     hits, n, var = (np.asarray(v, float) for v in (hits, n, var))
     with np.errstate(invalid="ignore", divide="ignore"):
         r = hits / n
         binom = r * (1 - r)
-        usable = np.isfinite(var) & (var > 0) & (binom > 0)
+        # a variance that is 0 but for rounding (a bootstrap's sums of equal resamples) says
+        # nothing either: no design effect divides the trials by a billion
+        usable = np.isfinite(var) & (var * n * 1e9 > binom) & (binom > 0)
         fallback = n if units is None else np.minimum(n, np.maximum(np.asarray(units, float),
                                                                     1.0))
         n_eff = np.where(usable, binom / np.where(usable, var, 1.0), fallback)

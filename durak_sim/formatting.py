@@ -17,8 +17,21 @@ def finite(*xs) -> bool:
     return all(math.isfinite(x) for x in xs)
 
 
+def _fmt(x, spec: str) -> str:
+    """``format`` without a minus sign on a value that shows as zero (``-0.0000``)."""
+    s = format(x, spec)
+    if s.startswith("-") and not any(c in s[1:] for c in "123456789"):
+        s = ("+" if spec.startswith("+") else "") + s[1:]
+    return s
+
+
 def num(x, spec: str) -> str:
-    return format(x, spec) if finite(x) else DASH
+    """``x`` formatted, a dash when it is not finite.
+
+    >>> num(-1e-17, "+.4f"), num(-0.0, ".2f"), num(float("nan"), ".2f")
+    ('+0.0000', '0.00', '-')
+    """
+    return _fmt(x, spec) if finite(x) else DASH
 
 
 def pct(x, spec: str = ".2f") -> str:
@@ -34,7 +47,7 @@ def pct_ci(rate, lo, hi, spec: str = ".2f", gap: str = " ") -> str:
 
 def ci(lo, hi, spec: str = "+.1f") -> str:
     """An interval, by default an Elo one: ``[+1.5, +9.0]``."""
-    return f"[{format(lo, spec)}, {format(hi, spec)}]" if finite(lo, hi) else DASH
+    return f"[{_fmt(lo, spec)}, {_fmt(hi, spec)}]" if finite(lo, hi) else DASH
 
 
 def elo_ci(e, lo, hi, bound: bool = False) -> str:

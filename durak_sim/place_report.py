@@ -178,7 +178,8 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
     doc.h(2, "Ratings")
     doc.p(f"Plackett-Luce maximum likelihood on the places: each game read as successive "
           f"choices of the next player out among the players still in, up to a tie (the "
-          f"seats of a draw, or of a losing team, share the last place); a strategy seated "
+          f"seats still holding cards when a draw or a team's loss ends the deal share the "
+          f"next place); a strategy seated "
           f"twice is two players of one strength. Elo scale (400·log10 of the strength), "
           f"field mean 0, with one virtual choice between every two strategies that met, "
           f"each winning half of it (a weak prior, as the two-player ratings' virtual drawn "
@@ -280,7 +281,8 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
 
     doc.h(2, "Convergence")
     doc.p("Each strategy's mean place over the first deals of every line-up, as they "
-          "accumulate, with its deal-bootstrap 95% band (`convergence.csv`).")
+          "accumulate, with its deal-bootstrap 95% band (Wilson's interval on the deals "
+          "where the resamples do not vary, as at the first deal; `convergence.csv`).")
     doc.img("convergence", "mean place as the deals accumulate, with 95% bands")
 
     doc.h(2, "Game length")
@@ -328,7 +330,7 @@ def print_place_report(rep: Report, console) -> None:
     h2h = [x for x in t["head_to_head"].itertuples() if (x.a, x.b) in steps]
     if h2h:
         console.print("Head to head, paired (each level against the next): " + "; ".join(
-            f"{x.a} - {x.b} {elo_ci(x.elo, x.elo_lo, x.elo_hi)} Elo, ahead "
+            f"{x.a} - {x.b} {elo_ci(x.elo, x.elo_lo, x.elo_hi)} Elo, score "
             f"{pct_ci(x.score, x.score_lo, x.score_hi)} %" for x in h2h))
     console.print("Durak by seat: " + "; ".join(
         f"seat {x.seat} {pct_ci(x.durak_rate, x.durak_lo, x.durak_hi)}"

@@ -217,9 +217,11 @@ def head_to_head(tally, order: Sequence[str], fits: dict | None = None,
     columns = ["a", "b", "games", "ahead", "ties", "behind", "score", "score_lo", "score_hi",
                "places", "places_lo", "places_hi", "elo", "elo_lo", "elo_hi"]
     out = pd.DataFrame(rows, columns=columns)
-    return out.astype({c: object for c in ("a", "b")} | {
+    out = out.astype({c: object for c in ("a", "b")} | {
         c: np.int64 for c in ("games", "ahead", "ties", "behind")} | {
         c: float for c in columns[6:]})
+    out[columns[6:]] += 0.0   # -0.0 (a mirrored zero) as 0.0
+    return out
 
 
 # --------------------------------------------------------------------------------------

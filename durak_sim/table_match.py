@@ -179,9 +179,10 @@ def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
 
 
 def head_to_head_line(r: dict) -> str:
-    """``normal vs easy: ahead in 61.20% [..] of 2,400 meetings, +78.4 Elo [..], ...``."""
-    return (f"{r['a']} vs {r['b']}: ahead in {100 * r['score']:.2f}% [{100 * r['score_lo']:.2f}"
-            f", {100 * r['score_hi']:.2f}] of {r['meetings']:,} meetings, "
+    """``normal vs easy: score 61.20% [..] in 2,400 meetings (ahead 1, tie 1/2), +78.4 Elo
+    [..], ...``."""
+    return (f"{r['a']} vs {r['b']}: score {100 * r['score']:.2f}% [{100 * r['score_lo']:.2f}"
+            f", {100 * r['score_hi']:.2f}] in {r['meetings']:,} meetings (ahead 1, tie 1/2), "
             f"{'≥ ' if r.get('elo_bound') and r['elo'] > 0 else '≤ ' if r.get('elo_bound') else ''}"
             f"{r['elo']:+.1f} Elo "
             f"[{r['elo_lo']:+.1f}, {r['elo_hi']:+.1f}], {r['places']:+.3f} places "

@@ -291,5 +291,5 @@ def test_a_terminal_without_the_characters_gets_question_marks_not_half_a_summar
                            "--threads", "1"], capture_output=True, text=True, cwd=tmp_path,
                           env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert "ahead in 100.00%" in proc.stdout and "? +559.2 Elo" in proc.stdout   # (≥)
+    assert "score 100.00%" in proc.stdout and "? +559.2 Elo" in proc.stdout   # (≥)
     assert proc.stdout.rstrip().splitlines()[-1].endswith("apart)")
