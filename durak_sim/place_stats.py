@@ -20,6 +20,8 @@ half of: a strategy that always won still gets a finite rating. Ratings are
 to the deal bootstrap's resamples (:mod:`durak_sim.place_counts`), the prior in each. A
 resample that drew no game (every deal weighted 0: likely only with a handful of deals)
 holds no data, only the prior: it is left out of the intervals, not taken as a fit of 0.
+A strategy seen in a single deal has no rating interval (every resample is that deal), nor
+has a rating difference of two strategies that met in a single deal.
 
 >>> import numpy as np
 >>> sets = [(1, 1)]                                 # two strategies, one table of two
@@ -151,6 +153,8 @@ def pl_ratings(tally, conf: float = 0.95, fits: dict | None = None) -> pd.DataFr
     empty = tally.boot_pl[:, :k].sum(axis=1) == 0      # resamples that drew no game
     elo[1:][empty] = np.nan
     lo, hi = _quantiles(elo[1:], conf)
+    one = np.array([_deals_of(tally, int(i)) < 2 for i in present])
+    lo[one] = hi[one] = np.nan   # resamples of a single deal are that deal: no interval
     if fits is not None:
         fits.update({tally.names[i]: elo[:, j] for j, i in enumerate(present)})
     return pd.DataFrame({"strategy": pd.Series([tally.names[i] for i in present], dtype=object),
@@ -213,6 +217,8 @@ def head_to_head(tally, order: Sequence[str], fits: dict | None = None,
                 if name in ranges:
                     lo, hi = _not_degenerate(lo, hi, row[name], met, *ranges[name], conf)
                 row[f"{name}_lo"], row[f"{name}_hi"] = float(lo[0]), float(hi[0])
+            if "elo" in row and met < 2:   # one deal: its resamples are that deal
+                row["elo_lo"] = row["elo_hi"] = np.nan
             rows.append(row)
     columns = ["a", "b", "games", "ahead", "ties", "behind", "score", "score_lo", "score_hi",
                "places", "places_lo", "places_hi", "elo", "elo_lo", "elo_hi"]

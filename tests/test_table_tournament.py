@@ -423,3 +423,19 @@ def test_a_rate_with_no_hits_takes_the_deals_as_its_sample(tmp_path):
     hi = float(wilson_interval(0, 20)[1])
     assert s["draw_hi"].tolist() == pytest.approx([hi] * len(s))
     assert t["draws_hi"].tolist() == pytest.approx([hi] * len(t))
+
+
+def test_one_deal_reports_no_certainty(tmp_path):
+    """One deal: its bootstrap resamples are that deal. The ratings and the paired rating
+    differences get no interval; every rate gets a wide one, never a zero-width one."""
+    proc = invoke("tournament", "random", "easy", "normal", "--players", "3", "--deals", "1",
+                  "--threads", "1", "--out", tmp_path / "t", "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    ratings = pd.read_csv(tmp_path / "t" / "ratings.csv")
+    assert ratings[["lo", "hi"]].isna().all().all()
+    h2h = pd.read_csv(tmp_path / "t" / "head_to_head.csv")
+    assert h2h[["elo_lo", "elo_hi"]].isna().all().all()
+    assert (h2h.score_hi - h2h.score_lo > 0.5).all()
+    seats = pd.read_csv(tmp_path / "t" / "seats.csv")
+    assert (seats.durak_hi - seats.durak_lo > 0.5).all()
+    assert (seats.first_hi - seats.first_lo > 0.5).all()
