@@ -84,8 +84,9 @@ def checkpoints(deals: int, points: int = CHECKPOINTS) -> np.ndarray:
 def seat_results(places: np.ndarray, outcome: np.ndarray, durak: np.ndarray,
                  durak_team: np.ndarray | None, teams: bool):
     """Per game and seat (``places``: ``(games, seats)``, 1 first out): whether the seat
-    lost (was the Durak; with teams: its team lost), was among the seats of a draw (those
-    share the last place), went out first (not in a draw)."""
+    lost (was the Durak; with teams: its team lost), drew (was among the seats of a draw,
+    which share the last place; with teams: its team drew, as both do), went out first (not
+    among the seats of a draw)."""
     seat = np.arange(places.shape[1])
     draw = np.asarray(outcome) == 1
     if teams:
@@ -94,6 +95,8 @@ def seat_results(places: np.ndarray, outcome: np.ndarray, durak: np.ndarray,
         lost = seat[None, :] == np.asarray(durak)[:, None]
     in_draw = draw[:, None] & (places == places.max(axis=1)[:, None])
     first = (places == 1) & ~in_draw
+    if teams:   # a team game is won, lost or drawn by the whole team (E11)
+        in_draw = np.broadcast_to(draw[:, None], places.shape)
     return lost, in_draw, first
 
 

@@ -196,12 +196,14 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
     doc.h(2, "Strategies")
     doc.p(f"All seat-games of each strategy (one a game, two where it sits twice). First "
           f"out: the first to leave (not in a draw); Durak: lost (with teams: its team "
-          f"lost); draw: among the seats of a drawn deal. Wilson 95% intervals at the "
+          f"lost); draw: among the seats of a drawn deal (with teams: its team drew). "
+          f"Wilson 95% intervals at the "
           f"effective sample size of the deals: the games of one deal share its cards, so "
           f"the deal, not the seat-game, is the independent unit (the rate's variance over "
           f"deals; seat rotations make it smaller than independent games would for a "
           f"strong strategy, larger for a weak one); mean place (1 first out, "
-          + ("the seats of the losing team share the last place" if cfg.rules.teams
+          + ("the losing team's seats still holding cards share the next place"
+             if cfg.rules.teams
              else f"{n} the Durak") + ") with a deal-bootstrap 95% interval.")
     places = "/".join(str(p) for p in range(1, n + 1))
     doc.table(["strategy", "version", "seat-games", "first out % [95% CI]",

@@ -75,6 +75,7 @@ class PlaceCounts:
 
 def count_places(batch, names: list) -> PlaceCounts:
     """The :class:`PlaceCounts` of a played batch, from the kernel's result rows."""
+    from .place_counts import seat_results
     from .play import _layout
 
     E = _layout()
@@ -86,12 +87,8 @@ def count_places(batch, names: list) -> PlaceCounts:
     who = lineup[(seat[None, :] + batch.rots[:, None]) % n]          # (games, seats)
     places = r[:, E.R_PLACES:E.R_PLACES + n]
     draw = r[:, E.R_OUTCOME] == 1
-    if batch.rules.teams:
-        lost = (seat[None, :] & 1) == r[:, E.R_DURAK_TEAM][:, None]
-    else:
-        lost = seat[None, :] == r[:, E.R_DURAK][:, None]
-    in_draw = draw[:, None] & (places == places.max(axis=1)[:, None])
-    first = (places == 1) & ~in_draw
+    lost, in_draw, first = seat_results(places, r[:, E.R_OUTCOME], r[:, E.R_DURAK],
+                                        r[:, E.R_DURAK_TEAM], batch.rules.teams)
     flat = who.ravel()
     by = (lambda w: np.bincount(flat, weights=w.ravel().astype(np.float64),
                                 minlength=k).astype(np.int64))

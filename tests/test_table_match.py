@@ -181,3 +181,15 @@ def test_a_rate_never_seen_in_a_series_match_gets_the_plain_interval_of_its_deal
     assert np.allclose(zero.durak_hi, wilson_interval(0, 20)[1])
     one = t[(t.durak > 0) & (t.durak < t.games)]
     assert (one.durak_hi > 0).all() and (zero.durak_hi.max() <= one.durak_hi.max() + 1e-12)
+
+
+def test_with_teams_a_draw_is_every_seat_s_as_a_loss_is():
+    """A team game is won, lost or drawn by the whole team (E11): each strategy's draws are
+    its seat-games of drawn deals, as its Durak games are those its team lost."""
+    s = run_table_match(["normal", "easy", "normal", "easy"], deals=2000, seed=3,
+                        rules=Rules(variant="teams", players=4), threads=1, progress=False)
+    c = s.counts
+    assert c.team_draws > 0
+    assert int(c.draws.sum()) == 4 * c.team_draws
+    assert int(c.durak.sum()) == 2 * int(c.team_lost.sum())
+    assert (c.durak + c.draws <= c.games).all()
