@@ -517,7 +517,10 @@ class _StderrTail:
             return
         self._thread.join(drain)
         if self._thread.is_alive():   # something outside the process group holds the pipe
-            os.write(self._wake_w, b"x")
+            try:
+                os.write(self._wake_w, b"x")
+            except OSError:   # the thread ended meanwhile and closed the other end
+                pass
             self._thread.join()
         os.close(self._wake_w)
         self._wake_w = -1
