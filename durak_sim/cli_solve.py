@@ -73,14 +73,18 @@ def _proven_actions(action_bounds: dict) -> list[str]:
     return lines
 
 
-def _words(position, v: int) -> str:
-    """VALUE_WORDS with the table's seats (a larger table's two seats left)."""
+def _seated(position, words: str) -> str:
+    """Words about seats 0 and 1 with the table's seats (a larger table's two seats left)."""
     a, b = position.seats
-    words = VALUE_WORDS[v]
     if (a, b) != (0, 1):
         words = words.replace("seat 0", "seat A").replace("seat 1", "seat B")
         words = words.replace("seat A", f"seat {a}").replace("seat B", f"seat {b}")
     return words
+
+
+def _words(position, v: int) -> str:
+    """VALUE_WORDS with the table's seats."""
+    return _seated(position, VALUE_WORDS[v])
 
 
 def _human(i: int, several: bool, position, result, budget: tuple) -> str:
@@ -105,7 +109,7 @@ def _human(i: int, several: bool, position, result, budget: tuple) -> str:
         lines.append(f"  optimal  {', '.join(result.best_actions)}{order}")
     else:
         lines.append(f"  NOT EXACT: stopped by {_cause(result, *budget)}")
-        lines.append(f"  value    {bounds_str(lo, hi)}")
+        lines.append(f"  value    {_seated(position, bounds_str(lo, hi))}")
         if lo == hi:
             lines.append(f"  optimal  {', '.join(result.best_actions)}  [one of them: the "
                          f"search stopped before finding every optimal action]")
@@ -113,7 +117,8 @@ def _human(i: int, several: bool, position, result, budget: tuple) -> str:
             lines.append(f"  a legal  {', '.join(result.best_actions)}  [the best proven so "
                          f"far]")
             proven = _proven_actions(result.action_bounds)
-            lines.append("  actions  proven values (seat 0's view), of those searched:")
+            lines.append(f"  actions  proven values ({_seated(position, 'seat 0')}'s view), "
+                         f"of those searched:")
             lines.extend(f"    {line}" for line in proven)
     ms = result.seconds * 1e3
     lines.append(f"  search   {result.nodes:,} nodes, {ms:,.1f} ms")

@@ -290,3 +290,20 @@ def test_progress_reports_the_search(solver):
     assert all(s.nodes > 0 and s.time_limit == 2.5 for s in seen)
     assert [s.nodes for s in seen] == sorted(s.nodes for s in seen)
     assert seen[-1].nodes <= r.nodes
+
+
+def test_a_search_cut_short_at_a_larger_table_names_the_two_seats_left(tmp_path):
+    """The not-exact answer's words are the two seats left (here 1 and 2), as the exact
+    answer's are, not seats 0 and 1."""
+    from cli_errors import invoke
+
+    pos = {"format": "durak-sim/position/1", "trump": "H", "stock": [], "attacker": 1,
+           "hands": [[], ["QD", "8S", "TH", "9C", "AH", "KD", "8C", "KS", "8D", "QH"],
+                     ["JC", "9D", "6D", "7S", "JH", "7D", "6S", "AD", "TD", "QC"], []],
+           "rules": {"variant": "perevodnoy", "players": 4}, "out": [3, 0]}
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(pos))
+    proc = invoke("solve", path, "--max-nodes", "1000")
+    assert proc.returncode == 0, proc.stderr
+    assert "NOT EXACT" in proc.stdout and "(seat 1's view)" in proc.stdout
+    assert "seat 0" not in proc.stdout
