@@ -81,7 +81,7 @@ def stdout_to_devnull() -> None:
 
 def apply_engine_settings(timeout) -> None:
     """The command's ``--engine-timeout``, else a valid ``DURAK_SIM_ENGINE_TIMEOUT`` (a bad
-    one is refused in one line once an engine is seated: ``external.engine_strategy``)."""
+    one is refused in one line once an engine is seated: ``registry.get_strategy``)."""
     from .external import SETTINGS, configure
 
     SETTINGS.from_option = timeout is not None

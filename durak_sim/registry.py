@@ -315,10 +315,10 @@ def load_plugin(spec: str) -> None:
     if not spec.endswith(".py") and not all(w.isidentifier() for w in spec.split(".")):
         raise StrategyError(f"cannot load plugin {spec}: {kind} ({what})")
     mod_name = f"durak_sim_plugin_{path.stem}" if spec.endswith(".py") else spec
+    if spec.endswith(".py") and not path.is_file():
+        raise StrategyError(f"plugin file not found: {spec}")
     try:
         if spec.endswith(".py"):
-            if not path.is_file():
-                raise StrategyError(f"plugin file not found: {spec}")
             module_spec = importlib.util.spec_from_file_location(mod_name, path)
             module = importlib.util.module_from_spec(module_spec)
             sys.modules[mod_name] = module
@@ -329,9 +329,7 @@ def load_plugin(spec: str) -> None:
                 raise
         else:
             importlib.import_module(spec)
-    except StrategyError as exc:   # (what its registration may not do: name the plugin)
-        if spec in str(exc):
-            raise
+    except StrategyError as exc:   # what its registration may not do: name the plugin
         raise StrategyError(f"plugin {spec}: {exc}") from None
     except ModuleNotFoundError as exc:
         if exc.name and (spec + ".").startswith(exc.name + "."):   # the plugin itself

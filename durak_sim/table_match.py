@@ -98,9 +98,8 @@ def count_places(batch, names: list) -> PlaceCounts:
     # the clusters: a deal's games (every seating), a series' deals
     di = np.unique(np.asarray(batch.deals), return_inverse=True)[1].ravel()
     n_d = int(di.max()) + 1 if len(di) else 0
-    sd = getattr(batch, "series_deal", None)
-    decks = n_d if sd is None or not len(sd) else len(np.unique(np.asarray(batch.deals) * (int(np.max(sd)) + 1)
-                                                 + np.asarray(sd)))
+    # a match's seatings of a deal share its cards; each game of a series is a deal of its own
+    decks = n_d if getattr(batch, "series_deal", None) is None else len(batch)
     score = first.astype(np.int64) - lost.astype(np.int64)       # R9.2, per seat-game
     clus, _ = per_deal_squares(di, n_d, who, k, lost, first, in_draw, places, score)
     seat_clus, _ = per_deal_squares(di, n_d, np.broadcast_to(seat, who.shape), n, lost, first)

@@ -89,10 +89,10 @@ At every other table (R7, R8)
       defence would have been. A trump is kept for defence, late as well as early (late,
       beating often wins where a trump transfer gives the deal away), except late in a team
       game: there the transfer goes to an opponent (the rules say so), and passing the
-      attack on with a trump does better than beating. When it opens a bout in the transfer game and a transfer
-      would come back onto itself (two seats playing) or land on its partner (teams), each
-      card of the rank the defender may hold costs ``TRISK_W`` (or ``TRISK_TEAM_W``)
-      quarter-ranks.
+      attack on with a trump does better than beating. When it opens a bout in the transfer
+      game and a transfer would come back onto itself (two seats playing) or land on its
+      partner (teams), each card of the rank the defender may hold costs ``TRISK_W`` (or
+      ``TRISK_TEAM_W``) quarter-ranks.
     * Multi-card leads (R8.1). It opens as above and adds cards of the rank while they are
       worth at most ``LEAD_EARLY`` (plain cards) or late; then ``done`` (E4).
     * Prostoy (R8.3). It leads five cheap cards when it can (two pairs, or four of a rank,
