@@ -32,6 +32,7 @@ from .cards import (
     N_CARDS, SUITS, beats, card_rank, card_str, card_suit, mask_cards, parse_card,
 )
 from .errors import UserError
+from .position_play import check_play
 from .rules import Rules
 
 POSITION_FORMAT = "durak-sim/position/1"
@@ -85,8 +86,17 @@ class Position:
 
     # ---- reading and writing ------------------------------------------------------------
     @classmethod
-    def from_dict(cls, d: Any) -> "Position":
-        """A position from its JSON object (a dict); ``UserError`` on anything malformed."""
+    def from_dict(cls, d: Any, reachable: bool = True) -> "Position":
+        """A position from its JSON object (a dict); ``UserError`` on anything malformed, or
+        (``reachable``) on a bout no play of a deal leads to (``position_play``). Tests of the
+        search take small endgames with a stock, which no deal reaches, with ``False``."""
+        p = cls._from_dict(d)
+        if reachable:
+            check_play(p)
+        return p
+
+    @classmethod
+    def _from_dict(cls, d: Any) -> "Position":
         if not isinstance(d, dict):
             raise UserError(f"a position must be a JSON object, not {_kind(d)}")
         missing = [k for k in REQUIRED_KEYS if k not in d]
@@ -171,9 +181,11 @@ class Position:
 
     @classmethod
     def from_json(cls, text: str) -> "Position":
+        from .records import loads
+
         try:
-            d = json.loads(text)
-        except json.JSONDecodeError as e:
+            d = loads(text, unique_keys=True)
+        except ValueError as e:
             raise UserError(f"invalid JSON: {e}") from None
         return cls.from_dict(d)
 
@@ -363,11 +375,8 @@ def _validate(p: Position) -> None:
         if p.bout_limit is not None:
             raise UserError("position: bout_limit must be null at the start of a bout (it is "
                             "fixed when the attacker opens, R3.4)")
-        if p.stock and (p.hands[0] == 0 or p.hands[1] == 0):
-            raise UserError("position: a hand is empty at the start of a bout while the stock "
-                            "is not (the refill, R4, would have filled it)")
-        return
-    _validate_table(p)
+    else:
+        _validate_table(p)
 
 
 def _validate_table(p: Position) -> None:
@@ -446,7 +455,7 @@ def _from_table_dict(d: dict, rules: Rules) -> Position:
         raise UserError(f"position: format must be {POSITION_FORMAT!r}, not "
                         f"{d.get('format')!r}")
     try:
-        p = parse_position(d)
+        p = parse_position(d, finished_ok=True)
     except (ValueError, TypeError, AttributeError) as exc:
         raise UserError(f"position: {exc}") from None
     if p["phase"] == PHASE_SWAP:
@@ -546,7 +555,7 @@ class PositionFile:
         from .records import NOT_UTF8, loads, utf8
 
         try:
-            return loads(utf8(line))
+            return loads(utf8(line), unique_keys=True)
         except json.JSONDecodeError:
             raise
         except ValueError as e:
@@ -575,7 +584,7 @@ class PositionFile:
         except OSError as e:
             raise UserError(f"cannot read {self.path}: {e.strerror or e}") from None
         try:
-            return loads("".join(parts))
+            return loads("".join(parts), unique_keys=True)
         except json.JSONDecodeError as e:
             if e.msg == "Extra data":   # JSON Lines whose first line is not JSON
                 raise UserError(f"{self.path}: line {no}: invalid JSON: {first_error.msg} "

@@ -213,18 +213,30 @@ def utf8(data: bytes) -> str:
         raise ValueError(NOT_UTF8) from None
 
 
-def loads(text: str) -> Any:
+def _unique_keys(pairs: list) -> dict:
+    d = dict(pairs)
+    if len(d) < len(pairs):
+        key = next(k for i, (k, _) in enumerate(pairs) if any(k == j for j, _ in pairs[:i]))
+        raise ValueError(f"the key {key!r} is given twice in one object")
+    return d
+
+
+def loads(text: str, unique_keys: bool = False) -> Any:
     """``json.loads``, every failure a ValueError of one line: json.JSONDecodeError as json
     raises it (``msg``, ``lineno``, ``colno``), or a plain ValueError saying in a few words
     what the JSON holds that Python does not take (nesting deeper than its stack, an integer
-    of more digits than it converts).
+    of more digits than it converts) or, with ``unique_keys``, a key given twice in one
+    object (JSON leaves it open; Python would keep the last).
 
     >>> loads("[" * 100_000 + "]" * 100_000)
     Traceback (most recent call last):
     ValueError: nested too deeply
+    >>> loads('{"attacker": 0, "attacker": 1}', unique_keys=True)
+    Traceback (most recent call last):
+    ValueError: the key 'attacker' is given twice in one object
     """
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys if unique_keys else None)
     except json.JSONDecodeError:
         raise
     except RecursionError:

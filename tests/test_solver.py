@@ -286,7 +286,7 @@ def test_brute_force_follows_the_reference_engine():
 # ---- hand-made positions ---------------------------------------------------------------------
 def position(trump: str, h0: str, h1: str, attacker: int = 0, stock: str = "", table=(),
              taking: bool = False) -> Position:
-    return Position.from_dict({
+    return Position.from_dict(reachable=False, d={
         "format": "durak-sim/position/1", "trump": trump, "hands": [h0.split(), h1.split()],
         "stock": stock.split(), "attacker": attacker,
         "table": [[a, d] for a, d in table], "taking": taking})

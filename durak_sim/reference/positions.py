@@ -62,7 +62,7 @@ def _flag(pos: dict, name: str) -> bool:
     return value
 
 
-def parse_position(pos: dict) -> dict:
+def parse_position(pos: dict, finished_ok: bool = False) -> dict:
     """Parse and validate a position dict (docs/position.md), of any table.
 
     Returns card ids: ``hands`` (lists), ``stock``, ``trump_suit``, ``trump_card`` (-1 if
@@ -71,7 +71,9 @@ def parse_position(pos: dict) -> dict:
     None for the default game), ``out`` (seats in the order they went out), ``defender``,
     ``asked`` (the seat asked now; the main attacker outside the asking), ``known`` (per seat,
     card-id lists), ``first_attacker``, ``dealer`` and ``swapper`` (the trump six's holder
-    when ``swap``, else None). Raises ValueError with a one-line message.
+    when ``swap``, else None). Raises ValueError with a one-line message. ``finished_ok``
+    takes a finished deal of two seats (an empty hand at the start of a bout, the stock
+    empty), which a game cannot go on from but the solver answers with its result.
     """
     if isinstance(pos, str):
         pos = json.loads(pos)
@@ -178,7 +180,8 @@ def parse_position(pos: dict) -> dict:
     if len(table) > limit:
         raise ValueError(f"{len(table)} attacks exceed the bout limit {limit} (R3.4)")
 
-    if not table:
+    over = finished_ok and not stock and not (hands[attacker] and hands[defender])
+    if not table and not over:
         if not hands[attacker]:
             raise ValueError("the attacker has no card to open the bout with (R3.1)")
         if not hands[defender]:
