@@ -235,8 +235,10 @@ def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
     then ``±`` :func:`elo_limit` ``(pairs)``, a stated bound ("at least this"), not a
     measurement. Every Elo value is clipped to ``± elo_limit(pairs)`` (an interval end
     that the normal interval puts at a score of 0 or 1 is shown there). Other data are
-    left as they are. ``nelo`` is NaN where the pair scores do not vary (``sigma = 0``:
-    no scale); every figure is NaN without pairs.
+    left as they are. Pairs all alike that are not a sweep (every pair split 1-1, say) have
+    no spread to measure: their interval takes the width of one more, virtual pair, half
+    lost and half won, rather than none (the estimate is theirs). ``nelo`` is NaN where the
+    pair scores do not vary (``sigma = 0``: no scale); every figure is NaN without pairs.
 
     >>> st = pair_score_stats(np.array([[10, 20, 40, 20, 10]]))
     >>> float(st["elo"][0]), float(st["los"][0])
@@ -244,6 +246,9 @@ def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
     >>> st = pair_score_stats(np.array([[0, 0, 0, 0, 1000]]))       # a sweep
     >>> [round(float(st[k][0]), 1) for k in ("elo", "elo_lo", "elo_hi", "los")]
     [1440.9, 1210.2, 1440.9, 1.0]
+    >>> st = pair_score_stats(np.array([[0, 0, 2000, 0, 0]]))       # every pair split
+    >>> [round(float(st[k][0]), 2) for k in ("elo", "elo_lo", "elo_hi")]
+    [0.0, -0.34, 0.34]
     """
     pent = np.atleast_2d(np.asarray(pent, dtype=float))
     pairs = pent.sum(axis=1)
@@ -257,7 +262,11 @@ def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
     with np.errstate(divide="ignore", invalid="ignore"):
         s = pent @ PAIR_SCORES / n
         var = (pent * (PAIR_SCORES[None, :] - s[:, None]) ** 2).sum(axis=1) / n
-        se = np.sqrt(var / n)
+        # pairs all alike but not a sweep (all split, say): no spread to measure, so the
+        # interval's width is that of one more, virtual pair, half lost and half won
+        alike = (pairs > 0) & ~swept & (var == 0)
+        spread = np.where(alike, 0.5 * (s ** 2 + (1.0 - s) ** 2) / (n + 1), var)
+        se = np.sqrt(spread / np.where(alike, n + 1, n))
         s_lo = np.clip(s - z * se, 0.0, 1.0)
         s_hi = np.clip(s + z * se, 0.0, 1.0)
         sigma = np.sqrt(2.0 * var)

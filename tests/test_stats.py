@@ -499,7 +499,23 @@ def test_pairing_table_interval_ends_past_a_score_of_one_are_at_the_limit():
     assert np.isfinite(st["elo_lo"]).all() and st["elo"][1] == 0.0
     dead = stats.pair_score_stats(np.array([[0, 0, 5, 0, 0], [0, 0, 0, 0, 0]]))
     assert dead["elo"][0] == 0.0 and math.isnan(dead["nelo"][0])    # no variance, no scale
+    assert dead["elo_lo"][0] < 0 < dead["elo_hi"][0]                # but an interval
     assert all(math.isnan(dead[k][1]) for k in ("elo", "elo_lo", "los"))
+
+
+def test_pairs_all_alike_have_the_interval_of_one_more_mixed_pair():
+    """Every pair split (or every pair scored 1/4): no zero-width interval. Its half-width is
+    that of the same pairs plus a virtual pair half lost and half won, by hand."""
+    for cell, s in ((2, 0.5), (1, 0.25)):
+        n = 400
+        pent = np.zeros((1, 5))
+        pent[0, cell] = n
+        st = stats.pair_score_stats(pent)
+        se = math.sqrt(0.5 * (s ** 2 + (1 - s) ** 2) / (n + 1) / (n + 1))
+        z = 1.959963984540054
+        assert st["pair_score"][0] == s and st["se"][0] == pytest.approx(se)
+        assert st["elo_lo"][0] == pytest.approx(elo_from_score(s - z * se))
+        assert st["elo_hi"][0] == pytest.approx(elo_from_score(s + z * se))
 
 
 def test_a_mirror_game_counts_once_in_the_strategy_table(games):
