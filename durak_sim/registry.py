@@ -19,6 +19,7 @@ cold compile). A user's ``njit(STRATEGY_SIGNATURE)`` compiles when its module is
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import operator
@@ -317,18 +318,15 @@ def load_plugin(spec: str) -> None:
     mod_name = f"durak_sim_plugin_{path.stem}" if spec.endswith(".py") else spec
     if spec.endswith(".py") and not path.is_file():
         raise StrategyError(f"plugin file not found: {spec}")
+    signalled: list = []
     try:
-        if spec.endswith(".py"):
-            module_spec = importlib.util.spec_from_file_location(mod_name, path)
-            module = importlib.util.module_from_spec(module_spec)
-            sys.modules[mod_name] = module
-            try:
-                module_spec.loader.exec_module(module)
-            except BaseException:
-                sys.modules.pop(mod_name, None)
-                raise
-        else:
-            importlib.import_module(spec)
+        with _watching_ctrl_c(signalled):
+            _import_plugin(spec, mod_name, path)
+    except KeyboardInterrupt:
+        if signalled:
+            raise                   # Ctrl-C while it imported
+        raise StrategyError(f"cannot load plugin {spec}: it raised KeyboardInterrupt on "
+                            f"import") from None
     except StrategyError as exc:   # what its registration may not do: name the plugin
         raise StrategyError(f"plugin {spec}: {exc}") from None
     except ModuleNotFoundError as exc:
@@ -343,6 +341,48 @@ def load_plugin(spec: str) -> None:
             else str(exc)
         raise StrategyError(f"cannot load plugin {spec}: {text or type(exc).__name__}"
                             ) from exc
+
+
+@contextlib.contextmanager
+def _watching_ctrl_c(signalled: list):
+    """Note in ``signalled`` a Ctrl-C (SIGINT) that arrives in the block, so that a
+    KeyboardInterrupt the plugin raises itself is told from the user's. Where Python's own
+    handler is not in place (another thread, or SIGINT handled elsewhere) the two cannot be
+    told apart and it counts as the user's; with SIGINT ignored it can only be the plugin's."""
+    import signal
+    import threading
+
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or \
+            previous is not signal.default_int_handler:
+        if previous is not signal.SIG_IGN:
+            signalled.append(True)
+        yield
+        return
+
+    def note(signum, frame):
+        signalled.append(True)
+        previous(signum, frame)
+
+    signal.signal(signal.SIGINT, note)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _import_plugin(spec: str, mod_name: str, path: Path) -> None:
+    if spec.endswith(".py"):
+        module_spec = importlib.util.spec_from_file_location(mod_name, path)
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[mod_name] = module
+        try:
+            module_spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(mod_name, None)
+            raise
+    else:
+        importlib.import_module(spec)
 
 
 def get_strategy(name: str) -> Strategy:

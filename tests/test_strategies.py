@@ -149,6 +149,8 @@ CANNOT_LOAD = [
      ["cannot load plugin exits.py: it called sys.exit(0) on import"]),
     ("exits3.py", "import sys; sys.exit(3)\n", ["plugin exits3.py", "sys.exit(3)"]),
     ("raises.py", "raise RuntimeError()\n", ["cannot load plugin raises.py: RuntimeError"]),
+    ("interrupts.py", "raise KeyboardInterrupt\n",
+     ["cannot load plugin interrupts.py: it raised KeyboardInterrupt on import"]),
     ("notpy.txt", "not python\n", ["cannot load plugin notpy.txt: not a .py file",
                                    "--plugin takes a .py file or the name of an importable "
                                    "module"]),
