@@ -49,6 +49,8 @@ ENV_TIMEOUT = "DURAK_SIM_ENGINE_TIMEOUT"
 STARTUP_TIMEOUT = 10.0
 #: seconds given to a ``quit`` before the process group is killed
 QUIT_GRACE = 1.0
+#: seconds between looks, while an answer is awaited, at whether the engine has exited
+EXIT_CHECK = 0.25
 #: the longest answer line read (bytes): an engine printing more is printing garbage
 MAX_LINE = 1 << 20
 #: bytes of an engine's stderr kept (the last ones: its last line is quoted in a failure)
@@ -386,8 +388,12 @@ class EngineProcess:
             left = deadline - time.monotonic()
             if left <= 0:
                 self.fail("timeout", f"timed out: no answer to {what} within {limit:g} s")
-            ready, _, _ = select.select([fd], [], [], left)
+            ready, _, _ = select.select([fd], [], [], min(left, EXIT_CHECK))
             if not ready:
+                # an engine that exited while a child of its holds its output open: no end
+                # of file comes, so its exit is looked for (and whatever it wrote first read)
+                if self.proc.poll() is not None and not select.select([fd], [], [], 0)[0]:
+                    self.fail("crashed", f"exited without answering {what}")
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:

@@ -56,6 +56,13 @@ BAD = textwrap.dedent("""\
                 continue
             if mode == "crash":
                 raise ZeroDivisionError("boom in decide")
+            if mode == "orphan":   # exits, a child of its holding its output open
+                import subprocess
+                child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)"])
+                if len(sys.argv) > 2:
+                    with open(sys.argv[2], "a") as f:
+                        f.write(f"{child.pid}\\n")
+                sys.exit(3)
             if mode == "hang":
                 time.sleep(1000)
             if mode == "garbage":
@@ -227,6 +234,7 @@ def test_protocol_messages(tmp_path):
 
 @pytest.mark.parametrize("mode,words", [
     ("crash", ["exited without answering decide", "exit code 1", "ZeroDivisionError"]),
+    ("orphan", ["exited without answering decide", "exit code 3"]),
     ("hang", ["timed out: no answer to decide within 1 s"]),
     ("garbage", ["printed garbage: 'hello world'"]),
     ("illegal", ["played an illegal action", "(legal: "]),
@@ -266,7 +274,8 @@ def test_a_failing_engine_is_one_line_and_killed_or_forfeited(tmp_path, mode, wo
         external.configure(timeout=external.DEFAULT_TIMEOUT)
         external.close_all()
     assert len(result.forfeits) == 4 and {f.seat for f in result.forfeits} == {0, 1}
-    assert {f.kind for f in result.forfeits} == {{"crash": "crashed", "hang": "timeout",
+    assert {f.kind for f in result.forfeits} == {{"crash": "crashed", "orphan": "crashed",
+                                                  "hang": "timeout",
                                                   "silent": "closed", "twice": "garbage",
                                                   "bigint": "garbage", "nested": "garbage",
                                                   "longline": "garbage"}
