@@ -78,22 +78,8 @@ This module is the entry point and the root of the search (the value tests, the 
 the preference order). The search itself: ``solver_base`` (constants, the work area, mask
 helpers, the canonical key), ``solver_rules`` (the state after an action, the shortcuts
 S1-S11, the move lists), ``solver_ab`` (alpha-beta ``_vs`` and the table), ``solver_pn`` (the
-proof-number fallback). Every name the callers use is importable from here.
-
-Version 6 added the shortcuts S8-S11 and the defence order above (non-trumps first, then by
-how many cards of the beater's rank the attacker holds). On the same 92 endgames it solves
-66 within 1M nodes and 88 within 20M (197M nodes in all instead of 337M); 1,500 ordinary
-endgames of the same log take 5.5M nodes instead of 9.5M; replaying the log's 48,847
-decisions in order (one stamp per deal and seat, as in play) at a 1M cap, 24 hit the cap
-instead of 55 and the nodes fell from 155M to 99M. No value changed: every position solved
-by both versions has the same value, and the rules' verdicts match the tests' brute force.
-
-Version 7 searches the same nodes in the same order, 12-15% faster: the defence and throw-in
-lists are built from precomputed masks (one per group of the order above) instead of loops
-over the groups, and the canonical key's rank squeeze is BMI2's ``pext`` where numba
-compiles for it (``bits.squeeze_nibbles``; a loop over the ranks elsewhere). Replaying 49,332 decisions of
-hard: identical values, actions, node counts and caps.
-
+proof-number fallback). Every name the callers use is importable from here. How each
+version's search compares with the one before: benchmarks/RESULTS.md.
 """
 import numba
 import numpy as np
