@@ -32,7 +32,7 @@ from .cards import (
     N_CARDS, SUITS, beats, card_rank, card_str, card_suit, mask_cards, parse_card,
 )
 from .errors import UserError
-from .position_play import check_play
+from .position_play import check_play, reopened
 from .rules import Rules
 
 POSITION_FORMAT = "durak-sim/position/1"
@@ -432,7 +432,9 @@ def _check_bout_limit(p: Position) -> None:
     could never have faced."""
     held = _held_at_open(p.hands[p.defender], p.table)
     limit = min(MAX_BOUT, held)
-    why = f"min({MAX_BOUT}, the {_n_cards(held)} the defender held when the bout opened)"
+    when = "when the bout opened" if p.rules is None or not p.rules.transfer else \
+        "when the bout opened or at the last transfer"
+    why = f"min({MAX_BOUT}, the {_n_cards(held)} the defender held {when})"
     n_att = len(p.table)
     if n_att > limit:
         raise UserError(f"position: {n_att} attack cards on the table, more than the bout "
@@ -455,7 +457,7 @@ def _from_table_dict(d: dict, rules: Rules) -> Position:
         raise UserError(f"position: format must be {POSITION_FORMAT!r}, not "
                         f"{d.get('format')!r}")
     try:
-        p = parse_position(d, finished_ok=True)
+        p = parse_position(reopened(d, rules), finished_ok=True)
     except (ValueError, TypeError, AttributeError) as exc:
         raise UserError(f"position: {exc}") from None
     if p["phase"] == PHASE_SWAP:

@@ -144,3 +144,24 @@ def _lead_may_grow(p, rank: int) -> None:
                f"it is at the bout limit {p.bout_limit}")
         raise UserError(f"position: lead is true but the lead cannot grow: {why} (the lead "
                         f"ends by itself, E4)")
+
+
+def reopened(d: dict, rules) -> dict:
+    """A finished deal written as the engine leaves it, its last seats in ``out`` (E11), as the
+    two seats that played last, with their hands as they are (one or both empty): ``out``
+    without them, the lower of them attacking, no ``defender`` or ``asked``. The solver reads
+    that as the finished deal it is (a deal with a team out is not two seats: as given). Any
+    other dict comes back as it is, for the parser to check."""
+    out = d.get("out")
+    if rules.teams or d.get("table") or d.get("stock") or not isinstance(out, list) or \
+            not all(type(s) is int and 0 <= s < rules.players for s in out) or \
+            len(set(out)) != len(out):
+        return d
+    playing = [s for s in range(rules.players) if s not in out]
+    back = 2 - len(playing)
+    if back <= 0 or len(out) < back:
+        return d
+    seats = sorted(playing + out[len(out) - back:])
+    again = {k: v for k, v in d.items() if k not in ("defender", "asked")}
+    again.update(out=out[:len(out) - back], attacker=seats[0])
+    return again

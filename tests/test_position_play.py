@@ -139,12 +139,33 @@ def test_every_position_of_played_deals_is_read():
 
 
 def _states(seed: int, deal: int, rules: Rules):
+    """Every state of a random play of the deal, the finished one included."""
     g = ReferenceGame.new(seed, deal, rules)
     rng = random.Random(seed * 1000 + deal)
     while not g.is_over():
         yield g
         g = g.copy()
         g.apply(rng.choice(g.legal_actions()))
+    yield g
+
+
+def test_a_finished_deal_as_the_engine_leaves_it_is_read():
+    """The seats that went out at the end are in ``out`` (E11): the last two seats are read
+    as the finished deal, its value the result."""
+    n = 0
+    for rules in (Rules(variant="perevodnoy"), Rules(lead_multiple=True),
+                  Rules(players=3), Rules(variant="perevodnoy", players=4)):
+        for deal in range(8):
+            *_, g = _states(7, deal, rules)
+            p = Position.from_dict(endgame_position(g))
+            result = g.result()
+            assert p.is_over() and len(p.out) == rules.players - 2
+            if result["outcome"] == "draw":
+                assert p.result() == 0
+            else:
+                assert p.seats[0 if p.result() == -1 else 1] == result["durak"]
+            n += 1
+    assert n == 32
 
 
 def _pos(hands, table, attacker=0, rules=VARIANTS["perevodnoy"], **more):
@@ -232,6 +253,22 @@ def test_a_finished_deal_is_read_in_every_game(rules):
     for hands, value in (([[], []], 0), ([["6S"], []], -1), ([[], ["6S"]], 1)):
         p = Position.from_dict(_pos(hands, [], rules=rules))
         assert p.is_over() and p.result() == value
+        if rules:   # the seat out written in ``out``, as the engine leaves it
+            gone = [s for s in (0, 1) if not hands[s]]
+            q = Position.from_dict(_pos(hands, [], rules=rules, out=gone))
+            assert q.is_over() and q.result() == value and q.out == ()
+
+
+def test_finished_deals_of_larger_tables_and_teams():
+    three = {"variant": "podkidnoy", "players": 3}
+    p = Position.from_dict(_pos([[], ["6S", "7S"], []], [], attacker=2, rules=three,
+                                out=[2, 0]))
+    assert (p.seats, p.out, p.result()) == ((0, 1), (2,), 1)
+    p = Position.from_dict(_pos([[], [], []], [], attacker=2, rules=three, out=[2, 0, 1]))
+    assert (p.seats, p.out, p.result()) == ((0, 1), (2,), 0)
+    with pytest.raises(UserError, match="the deal is over"):   # a team out: not two seats
+        Position.from_dict(_pos([["6S"], [], ["7S"], []], [], rules={"variant": "teams"},
+                                out=[3, 1]))
 
 
 def test_a_key_given_twice_is_refused(tmp_path):
