@@ -199,8 +199,13 @@ class _ProgressLine:
                    "solved exactly as without it.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="With --expert: the seed of expert's sampled deals.")
+@click.option("--any-position", "any_position", is_flag=True,
+              help="Also read positions no deal reaches (hands under six while the stock "
+                   "holds cards, a bout no play leads to: docs/position.md), for what-if "
+                   "analysis; each card's own rules are still checked and the search plays "
+                   "by the rules from there.")
 def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
-                  order_nodes: int, expert: bool, seed: int) -> None:
+                  order_nodes: int, expert: bool, seed: int, any_position: bool) -> None:
     """Solve the endgame position(s) in FILE.
 
     FILE holds one position (format durak-sim/position/1) or JSON Lines, one position a line.
@@ -217,7 +222,8 @@ def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
     if time_limit != time_limit:   # nan passes any range check
         _fail("--time-limit must be a number of seconds, got nan")
     try:
-        _solve(file, as_json, time_limit, max_nodes, order_nodes, expert, seed)
+        _solve(file, as_json, time_limit, max_nodes, order_nodes, expert, seed,
+               reachable=not any_position)
     except KeyboardInterrupt:
         # Ctrl-C before or between searches (a search in progress is handled in ``_solve``)
         click.echo("durak-sim: interrupted", err=True)
@@ -245,7 +251,8 @@ def _of(i: int, n: int | None) -> str:
 
 
 def _solve(file: str, as_json: bool, time_limit: float, max_nodes: int,
-           order_nodes: int, expert: bool = False, seed: int = 0) -> None:
+           order_nodes: int, expert: bool = False, seed: int = 0,
+           reachable: bool = True) -> None:
     """Read, solve and answer the positions one at a time (a file of any length costs the
     memory of one position). A regular file is read through first, so that a bad position
     stops the command before any answer, and to count the positions; a pipe, which cannot
@@ -253,7 +260,7 @@ def _solve(file: str, as_json: bool, time_limit: float, max_nodes: int,
     from .position import PositionFile
     from .solve import SolveInterrupted, solve_many
 
-    source = PositionFile(file)
+    source = PositionFile(file, reachable)
     try:
         total = source.check()
     except UserError as e:

@@ -92,7 +92,11 @@ class Position:
         search take small endgames with a stock, which no deal reaches, with ``False``."""
         p = cls._from_dict(d)
         if reachable:
-            check_play(p)
+            try:
+                check_play(p)
+            except UserError as e:
+                raise UserError(f"{e}; no deal reaches it (solve --any-position reads it all "
+                                f"the same)") from None
         return p
 
     @classmethod
@@ -494,8 +498,9 @@ class PositionFile:
     first).
     """
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, reachable: bool = True):
         self.path = path
+        self.reachable = reachable   # Position.from_dict's: False reads what no deal reaches
 
     def __iter__(self) -> Iterator[tuple[Position, bool]]:
         from .records import read_lines
@@ -598,7 +603,7 @@ class PositionFile:
 
     def _position(self, d: Any, no: int | None) -> Position:
         try:
-            return Position.from_dict(d)
+            return Position.from_dict(d, self.reachable)
         except UserError as e:
             where = "" if no is None else f" line {no}:"
             raise UserError(f"{self.path}:{where} {e}") from None

@@ -285,3 +285,15 @@ def test_a_key_given_twice_is_refused(tmp_path):
     with pytest.raises(UserError, match="the key 'stock' is given twice"):
         load_positions(str(f))
 
+
+def test_solve_any_position_reads_what_no_deal_reaches(tmp_path):
+    """The refusal names the way round it; --any-position takes the position as it is."""
+    from cli_errors import assert_one_line_error, invoke
+
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(REFUSED["small hands with a stock"][0]))
+    assert_one_line_error(invoke("solve", str(f)), "the refill (R4.1)",
+                          "no deal reaches it (solve --any-position reads it all the same)")
+    proc = invoke("solve", str(f), "--any-position", "--json")
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["best_actions"] == ["attack 6S"]
