@@ -10,8 +10,9 @@ import click
 
 from .cli_rules import rules_options
 from .errors import ExitNow, UserError
-from .cli_options import Seconds, apply_engine_settings, stdout_to_devnull
-from .limits import MAX_ENGINE_TIMEOUT, MAX_INDEX
+from .cli_options import (Seconds, apply_engine_settings, engine_timeout_option,
+                          stdout_to_devnull)
+from .limits import MAX_INDEX
 
 RUNS_DIR = Path("reports/runs")
 
@@ -84,10 +85,7 @@ def _lineup(ai: str | None, rules_spec: dict):
 @click.option("--force", is_flag=True, help="Replace an existing --record file.")
 @click.option("--color/--no-color", default=True, show_default=True,
               help="Colours (on a terminal that has them; NO_COLOR is honoured too).")
-@click.option("--engine-timeout", type=Seconds(0, MAX_ENGINE_TIMEOUT, min_open=True),
-              default=None,
-              metavar="SECONDS",
-              help="Time limit of an external engine's decision.  [default: 5]")
+@engine_timeout_option
 @click.option("--engine", "game_engine", type=click.Choice(["reference", "kernel"]),
               default="reference", hidden=True,
               help="Step the deal on the reference engine or on the kernel (the same play).")

@@ -26,7 +26,7 @@ durak_sim.errors.UserError: position: seat 0 held 1 card at the start of the bou
 """
 from __future__ import annotations
 
-from .cards import card_rank, card_str, mask_cards
+from .cards import RANK_MASKS, card_rank, card_str
 from .errors import UserError
 
 MAX_ATTACKS = 6  # R3.4, R8.2
@@ -137,8 +137,7 @@ def _full_hands(p, held: list[int], full: int, when: str) -> str | None:
 
 def _lead_may_grow(p, rank: int) -> None:
     """E4: the attacker is asked for more of a lead only while a card may be added."""
-    hand = p.hands[p.attacker]
-    holds = any(card_rank(c) == rank for c in mask_cards(hand))
+    holds = p.hands[p.attacker] & RANK_MASKS[rank] != 0
     if not holds or len(p.table) >= p.bout_limit:
         why = ("the attacker holds no card of its rank" if not holds else
                f"it is at the bout limit {p.bout_limit}")

@@ -214,10 +214,11 @@ def utf8(data: bytes) -> str:
 
 
 def _unique_keys(pairs: list) -> dict:
-    d = dict(pairs)
-    if len(d) < len(pairs):
-        key = next(k for i, (k, _) in enumerate(pairs) if any(k == j for j, _ in pairs[:i]))
-        raise ValueError(f"the key {key!r} is given twice in one object")
+    d = {}
+    for key, value in pairs:
+        if key in d:
+            raise ValueError(f"the key {key!r} is given twice in one object")
+        d[key] = value
     return d
 
 
