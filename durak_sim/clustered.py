@@ -20,8 +20,18 @@ surveys, Kish 1965, and e.g. Dean & Pagano 2015, *Evaluating confidence interval
 binomial proportions in clustered surveys*). Seat rotations make the design effect of a
 strong level smaller than 1 (its seats' luck cancels within a deal) and of a weak one larger
 than 1, so an interval that treats seat-games as independent is too wide for the one and too
-narrow for the other. With no hit, every hit, or fewer than two deals the variance says
-nothing and ``n_eff = M`` (the plain Wilson interval).
+narrow for the other.
+
+Two corrections follow Korn & Graubard (1998, *Confidence intervals for proportions with
+small expected number of positive counts estimated from survey data*, Survey Methodology
+24:193-201). With no hit or every hit the variance is 0 and says nothing of the design
+effect: it is taken as 1, ``n_eff`` the games behind the ``M`` seat-games (the plain Wilson
+interval when a group sits once a game; a team's partners, or the seats of a draw, go
+alike), not wider than the interval of a single hit. And a variance estimated from ``D`` deals has ``D - 1`` degrees of
+freedom, so ``n_eff`` is scaled by ``(t(M - 1) / t(D - 1))**2`` (the ratio of the two
+Student quantiles): a handful of deals widens the interval as a t interval would, and
+thousands leave it as it was. With fewer than two deals there is no variance at all: the
+interval then takes the deals as the sample (one deal: one trial).
 
 >>> s = cluster_sums(np.array([0, 0, 1, 1, 2, 2]), np.array([1, 1, 0, 0, 1, 0]), 3)
 >>> s.tolist()                     # deals 0, 1, 2: x = 2, 0, 1 of m = 2 each
@@ -76,35 +86,52 @@ def ratio_variance(total, n, sxx, sxm, smm, deals):
     return float(var) if var.ndim == 0 else var
 
 
-def wilson_design(hits, n, var, conf: float = 0.95, units=None):
+def wilson_design(hits, n, var, conf: float = 0.95, units=None, clusters=None, trials=None):
     """Wilson's interval for ``hits / n`` at the effective sample size of ``var`` (the
-    rate's variance; module docstring). Where ``var`` is not finite or not positive, or the
-    rate is 0 or 1, the sample size is ``n``, or at most ``units`` when given: the number of
-    independent units (deals) behind the ``n`` trials, which then may all have gone alike
-    (the two partners of a team draw together). Vectorised like
+    rate's variance; module docstring), ``clusters`` the number of deals ``D`` behind it
+    (``units`` when not given; neither: no degrees-of-freedom correction). Where the rate
+    is 0 or 1 the sample size is ``trials`` (default ``n``): the games behind the ``n``
+    trials, whose seats may go alike (a team's partners, the seats of a draw); where ``var`` is not finite (fewer than two deals)
+    or 0 but for rounding while the rate is not, it is ``n``, or at most ``units`` when
+    given: the number of independent units (deals) behind the ``n`` trials, which then may
+    all have gone alike (the two partners of a team draw together). Vectorised like
     :func:`durak_sim.stats.wilson_interval`.
 
-    >>> [round(float(b), 4) for b in wilson_design(0, 200, 0.0, units=100)]   # 0 of 100 deals
-    [0.0, 0.037]
+    >>> [round(float(b), 4) for b in wilson_design(0, 200, 0.0)]   # as Wilson's for 0 of 200
+    [0.0, 0.0188]
+    >>> [round(float(b), 4) for b in wilson_design(0, 200, 0.0, units=20)]   # in 20 deals
+    [0.0, 0.0212]
     >>> [round(float(b), 4) for b in wilson_design(2, 6, 3e-33, units=1)]   # one deal
     [0.0253, 0.9058]
     """
+    import scipy.stats
+
     hits, n, var = (np.asarray(v, float) for v in (hits, n, var))
+    d = units if clusters is None else clusters
     with np.errstate(invalid="ignore", divide="ignore"):
         r = hits / n
         binom = r * (1 - r)
         # a variance that is 0 but for rounding (a bootstrap's sums of equal resamples) says
         # nothing either: no design effect divides the trials by a billion
         usable = np.isfinite(var) & (var * n * 1e9 > binom) & (binom > 0)
+        edge = np.isfinite(var) & (binom == 0)         # no hit or every hit: design effect 1
         fallback = n if units is None else np.minimum(n, np.maximum(np.asarray(units, float),
                                                                     1.0))
-        n_eff = np.where(usable, binom / np.where(usable, var, 1.0), fallback)
+        n_eff = np.where(usable, binom / np.where(usable, var, 1.0),
+                         np.where(edge, n if trials is None else np.asarray(trials, float),
+                                  fallback))
+        if d is not None:
+            d = np.asarray(d, float)
+            q = 0.5 + 0.5 * conf
+            ratio = scipy.stats.t.ppf(q, np.maximum(n - 1, 1)) / \
+                scipy.stats.t.ppf(q, np.maximum(d - 1, 1))
+            n_eff = np.where((usable | edge) & (d >= 2), n_eff * ratio * ratio, n_eff)
         k_eff = np.where(np.isfinite(r), r * n_eff, hits)
     return wilson_interval(k_eff, n_eff, conf)
 
 
 def bounded_interval(mean, var, n, low: float, high: float, conf: float = 0.95,
-                     units=None):
+                     units=None, clusters=None, trials=None):
     """The interval of a mean of ``n`` values within ``[low, high]`` (a mean place in 1..N,
     places ahead in -(N-1)..N-1): :func:`wilson_design` of the mean rescaled to 0..1, at the
     effective sample size of its variance ``var``, mapped back. It stays within the bounds,
@@ -119,7 +146,7 @@ def bounded_interval(mean, var, n, low: float, high: float, conf: float = 0.95,
     width = float(high - low)
     p = (np.asarray(mean, float) - low) / width
     lo, hi = wilson_design(p * np.asarray(n, float), n, np.asarray(var, float) / width ** 2,
-                           conf, units)
+                           conf, units, clusters, trials)
     return low + width * np.asarray(lo), low + width * np.asarray(hi)
 
 

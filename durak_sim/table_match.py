@@ -152,11 +152,13 @@ def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
             meet = h[1]
             if meet == 0:
                 continue
+            games = min(meet, int(c.seat_games[0]))   # every seat plays every game of a match
             s_lo, s_hi = wilson_design(h[0] / 2, meet, ratio_variance(
-                h[0] / 2, meet, h[4], h[5], h[3], c.clusters), units=c.decks)
+                h[0] / 2, meet, h[4], h[5], h[3], c.clusters), units=c.decks,
+                clusters=c.clusters, trials=games)
             p_lo, p_hi = bounded_interval(h[2] / meet, ratio_variance(
                 h[2], meet, h[6], h[7], h[3], c.clusters), meet, 1 - c.players, c.players - 1,
-                units=c.decks)
+                units=c.decks, clusters=c.clusters, trials=games)
             score, places = h[0] / 2 / meet, h[2] / meet
             if x > y:    # seen from a, the later of the two in the names
                 score, s_lo, s_hi = 1 - score, 1 - s_hi, 1 - s_lo
@@ -187,7 +189,8 @@ def head_to_head_line(r: dict) -> str:
 
 def place_table(c: PlaceCounts):
     """Per strategy: seat-games, first-out, Durak and draw rates with Wilson 95% intervals,
-    the mean place with a normal 95% interval, and the place counts. With the clusters
+    the mean place with its interval (:func:`durak_sim.clustered.bounded_interval`), and the
+    place counts. With the clusters
     counted (``c.clus``) the intervals take the games of a deal as one cluster
     (:mod:`durak_sim.clustered`), else each seat-game as a trial."""
     import pandas as pd
@@ -201,6 +204,7 @@ def place_table(c: PlaceCounts):
         if g == 0:
             continue
         row = {"strategy": name, "games": g}
+        games = min(g, int(c.seat_games[0]))           # the games it sat in, at most all
         for j, key, k in ((1, "first", int(c.first[i])), (0, "durak", int(c.durak[i])),
                           (2, "draw", int(c.draws[i]))):      # (j: the clus columns' order)
             if c.clus is None:
@@ -208,7 +212,8 @@ def place_table(c: PlaceCounts):
             else:
                 q = c.clus[i]
                 var = ratio_variance(k, g, q[1 + 2 * j], q[2 + 2 * j], q[0], c.clusters)
-                lo, hi = wilson_design(k, g, var, units=c.decks)
+                lo, hi = wilson_design(k, g, var, units=c.decks, clusters=c.clusters,
+                                       trials=games)
             row.update({key: k, f"{key}_rate": k / g, f"{key}_lo": float(lo),
                         f"{key}_hi": float(hi)})
         p = np.arange(1, c.players + 1)
@@ -221,7 +226,9 @@ def place_table(c: PlaceCounts):
             q = c.clus[i]
             var = ratio_variance(mean * g, g, q[7], q[8], q[0], c.clusters)
         lo, hi = bounded_interval(mean, var, g, 1, c.players,
-                                  units=c.decks if c.clus is not None else None)
+                                  units=c.decks if c.clus is not None else None,
+                                  clusters=c.clusters if c.clus is not None else None,
+                                  trials=games if c.clus is not None else None)
         row.update({"mean_place": mean, "mean_place_lo": float(lo),
                     "mean_place_hi": float(hi)})
         for j in range(c.players):
@@ -237,7 +244,8 @@ def place_table(c: PlaceCounts):
                 var_s = per * per * ratio_variance(c.score[i], g, q[9], q[10], q[0],
                                                    c.clusters)
                 mean_s = c.score[i] / c.clusters
-                lo, hi = bounded_interval(mean_s, var_s, c.clusters, -per, per)
+                lo, hi = bounded_interval(mean_s, var_s, c.clusters, -per, per,
+                                          clusters=c.clusters)
                 row.update({"score_per_series": float(mean_s), "score_per_series_lo": float(lo),
                             "score_per_series_hi": float(hi)})
         rows.append(row)
@@ -254,7 +262,7 @@ def seat_interval(c: PlaceCounts, s: int):
         return wilson_interval(k, g)
     q = c.seat_clus[s]
     return wilson_design(k, g, ratio_variance(k, g, q[1], q[2], q[0], c.clusters),
-                         units=c.decks)
+                         units=c.decks, clusters=c.clusters)
 
 
 @dataclass

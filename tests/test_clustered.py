@@ -87,3 +87,36 @@ def test_coverage_where_the_games_of_a_deal_hang_together(rho_sign):
 def test_normal_interval():
     lo, hi = normal_interval(2.0, 0.01)
     assert (lo, hi) == pytest.approx((2.0 - 1.959964 * 0.1, 2.0 + 1.959964 * 0.1))
+
+
+def test_no_hit_is_not_wider_than_one_hit():
+    """150 deals of 12 seat-games: no hit at all must not give a wider interval than one hit
+    (it gave [0, 2.5%] against one hit's [0.01%, 0.31%] when the deals were its sample);
+    with the design effect taken as 1 it is Wilson's for 0 of 1,800, scaled for 149 degrees
+    of freedom (Korn & Graubard 1998)."""
+    from scipy.stats import t
+
+    d, m = 150, 12
+    deal = np.repeat(np.arange(d), m)
+    bounds = []
+    for hits in (0, 1):
+        x = np.zeros(d * m)
+        x[:hits] = 1
+        s = cluster_sums(deal, x, d)
+        var = ratio_variance(hits, d * m, s[1], s[2], s[0], s[3])
+        bounds.append(wilson_design(hits, d * m, var, units=d))
+    assert bounds[0][1] < bounds[1][1]
+    n_eff = d * m * (t.ppf(0.975, d * m - 1) / t.ppf(0.975, d - 1)) ** 2
+    assert bounds[0] == pytest.approx(wilson_interval(0, n_eff))
+
+
+def test_few_deals_widen_the_interval_as_a_t_interval_would():
+    """Korn & Graubard's degrees of freedom: the same variance from 2 deals gives a far wider
+    interval than from 200 (t(1) = 12.71 against t(199) = 1.97), and from thousands of deals
+    the interval is as without the correction."""
+    var = 0.3 * 0.7 / 100
+    wide = wilson_design(30, 100, var, units=2)
+    narrow = wilson_design(30, 100, var, units=200)
+    assert wide[1] - wide[0] > 3 * (narrow[1] - narrow[0])
+    assert wilson_design(3000, 10000, 0.21 / 10000, units=5000) == pytest.approx(
+        wilson_design(3000, 10000, 0.21 / 10000), rel=1e-3)

@@ -18,6 +18,32 @@ from durak_sim.stats import ELO_PER_NAT, elo_from_score, wilson_interval
 from durak_sim.tournament_config import make_config
 
 
+def _widened(lo, hi, deals, low=-np.inf, high=np.inf):
+    """A percentile interval widened about its midpoint by sqrt(D / (D - 1)) t(D - 1) / z,
+    clipped to the range (place_stats._quantiles), written out."""
+    f = np.sqrt(deals / (deals - 1)) * scipy.stats.t.ppf(0.975, deals - 1) / \
+        scipy.stats.norm.ppf(0.975)
+    mid = (lo + hi) / 2
+    return max(mid - f * (mid - lo), low), min(mid + f * (hi - mid), high)
+
+
+def test_the_few_deals_factor_is_the_t_intervals():
+    """The widening of a bootstrap percentile interval: 9.17 at two deals (sqrt(2) t(1) /
+    z = sqrt(2) 12.706 / 1.960), 1.0003 at 5,000; a mean's widened interval from many
+    resamples is then about the t interval of its deals."""
+    pm1 = np.repeat([-1.0, 1.0], 50)[:, None]              # percentiles -1 and +1
+    lo, hi = ps._quantiles(pm1, 0.95, 2)
+    assert (lo[0], hi[0]) == pytest.approx((-9.1682, 9.1682), rel=1e-4)
+    lo, hi = ps._quantiles(pm1, 0.95, 5000)
+    assert hi[0] == pytest.approx(1.0003, abs=5e-5)
+    assert ps._quantiles(pm1, 0.95, 2, -2, 3) == pytest.approx((-2, 3))    # clipped
+    x = np.random.default_rng(5).normal(size=8)
+    boot = np.random.default_rng(6).choice(x, size=(20000, 8)).mean(axis=1)
+    lo, hi = ps._quantiles(boot[:, None], 0.95, 8)
+    half = scipy.stats.t.ppf(0.975, 7) * x.std(ddof=1) / np.sqrt(8)
+    assert (lo[0], hi[0]) == pytest.approx((x.mean() - half, x.mean() + half), abs=0.06)
+
+
 # --------------------------------------------------------------------------------------
 # Plackett-Luce
 # --------------------------------------------------------------------------------------
@@ -210,8 +236,12 @@ def test_tables_of_a_hand_made_chunk():
     # easy went out first 3 times of 6 seat-games in deal 0, once of 6 in deal 1: the
     # rate 1/3 with the deals independent has the variance 2 / 1 * ((3 - 2)**2 +
     # (1 - 2)**2) / 12**2 = 1/36, that of 8 independent games (r (1 - r) / 8), so its
-    # interval is Wilson's for 8/3 of 8
-    lo, hi = wilson_interval(8 / 3, 8)
+    # interval is Wilson's for 8/3 of 8, its sample scaled for a variance of two deals (one
+    # degree of freedom) by (t(11) / t(1))**2 (Korn & Graubard 1998)
+    from scipy.stats import t as student
+
+    n_eff = 8 * (student.ppf(0.975, 11) / student.ppf(0.975, 1)) ** 2
+    lo, hi = wilson_interval(n_eff / 3, n_eff)
     assert (s.loc["easy", "first_lo"], s.loc["easy", "first_hi"]) == pytest.approx((lo, hi))
     lineups = ps.lineup_table(t, ["easy", "random"]).set_index("strategy")
     assert (lineups.loc["easy", "first_lo"], lineups.loc["easy", "first_hi"]) == \
@@ -230,7 +260,7 @@ def test_tables_of_a_hand_made_chunk():
         for j in range(3):
             b = boot[:, j][np.isfinite(boot[:, j])]
             assert (table.loc[j, "mean_place_lo"], table.loc[j, "mean_place_hi"]) == \
-                pytest.approx(tuple(np.quantile(b, [0.025, 0.975])))
+                pytest.approx(_widened(*np.quantile(b, [0.025, 0.975]), 2, 1, 3))
     # random's mean place in its line-up, the deals independent: places 3, 2, 2 and 1, 3, 1
     # (it sits in seat g of seating g), 7 and 5 of 3 games each, mean 2, variance
     # 2 / 1 * ((7 - 6)**2 + (5 - 6)**2) / 6**2 = 1/9; Wilson's on the range 1..3
@@ -280,7 +310,7 @@ def test_head_to_head_of_a_hand_made_chunk_is_counted_as_by_hand():
     with np.errstate(invalid="ignore", divide="ignore"):
         boot = score2 / (2 * meet)
     lo, hi = np.quantile(boot[np.isfinite(boot)], [0.025, 0.975])
-    assert (h.score_lo, h.score_hi) == pytest.approx((lo, hi))
+    assert (h.score_lo, h.score_hi) == pytest.approx(_widened(lo, hi, 2, 0, 1))
     # the rating difference: of the same resamples' fits, paired
     fits: dict = {}
     r = ps.pl_ratings(t, fits=fits).set_index("strategy")
@@ -302,10 +332,11 @@ def test_resamples_that_drew_no_game_are_left_out_of_the_rating_intervals():
         boot = fits[name][1:]
         assert np.isnan(boot[empty]).all() and np.isfinite(boot[~empty]).all()
         lo, hi = np.quantile(boot[~empty], [0.025, 0.975])
-        assert (r.loc[name, "lo"], r.loc[name, "hi"]) == pytest.approx((lo, hi))
+        assert (r.loc[name, "lo"], r.loc[name, "hi"]) == pytest.approx(_widened(lo, hi, 2))
     h = ps.head_to_head(t, ["easy", "random"], fits).iloc[0]
     diff = (fits["easy"] - fits["random"])[1:][~empty]
-    assert (h.elo_lo, h.elo_hi) == pytest.approx(tuple(np.quantile(diff, [0.025, 0.975])))
+    assert (h.elo_lo, h.elo_hi) == pytest.approx(
+        _widened(*np.quantile(diff, [0.025, 0.975]), 2))
 
 
 def test_one_deal_is_never_reported_as_certain():
@@ -368,7 +399,9 @@ def test_team_loss_intervals_take_the_deal_as_the_cluster():
     t.add(cfg.lineups()[0], np.array([0, 0, 1, 1, 2, 2]), np.array([0, 1] * 3), cols)
     row = ps.team_table(t).set_index(["team", "opponents"]).loc[("random+random", "easy+easy")]
     assert (row["games"], row["lost"]) == (6, 3)
-    assert (row["lost_lo"], row["lost_hi"]) == pytest.approx(wilson_interval(1.5, 3))
+    # ... scaled for a variance of three deals by (t(5) / t(2))**2 (Korn & Graubard 1998)
+    n_eff = 3 * (scipy.stats.t.ppf(0.975, 5) / scipy.stats.t.ppf(0.975, 2)) ** 2
+    assert (row["lost_lo"], row["lost_hi"]) == pytest.approx(wilson_interval(n_eff / 2, n_eff))
 
 
 def test_strategies_that_never_met_get_no_ratings():

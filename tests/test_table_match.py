@@ -18,6 +18,14 @@ def _cluster_var(x_d, m_d):
     return d / (d - 1) * ((x_d - r * m_d) ** 2).sum() / m_d.sum() ** 2
 
 
+def _df(n, d):
+    """Korn & Graubard's scaling of the effective sample size for a variance of ``d``
+    deals: (t(n - 1) / t(d - 1))**2 at 95%."""
+    from scipy.stats import t
+
+    return (t.ppf(0.975, n - 1) / t.ppf(0.975, d - 1)) ** 2
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     out = tmp_path_factory.mktemp("tm") / "r.jsonl"
@@ -43,14 +51,14 @@ def test_rates_and_mean_place_take_the_deal_as_the_cluster(played):
         x = [first[(name, d)] for d in deals]
         p = [place[(name, d)] for d in deals]
         r = sum(x) / sum(m)
-        n_eff = r * (1 - r) / _cluster_var(x, m)
+        n_eff = r * (1 - r) / _cluster_var(x, m) * _df(sum(m), len(m))
         assert (t.loc[name, "first_lo"], t.loc[name, "first_hi"]) == \
             pytest.approx(wilson_interval(r * n_eff, n_eff))
         # the mean place (1..4) rescaled to 0..1, Wilson's interval at its effective sample
         # size, mapped back
         mean = sum(p) / sum(m)
         q = (mean - 1) / 3
-        n_q = q * (1 - q) / (_cluster_var(p, m) / 9)
+        n_q = q * (1 - q) / (_cluster_var(p, m) / 9) * _df(sum(m), len(m))
         lo, hi = wilson_interval(q * n_q, n_q)
         assert (t.loc[name, "mean_place_lo"], t.loc[name, "mean_place_hi"]) == \
             pytest.approx((1 + 3 * lo, 1 + 3 * hi), rel=1e-5)
@@ -78,9 +86,10 @@ def test_head_to_head_is_counted_from_the_records(played):
     assert h["meetings"] == sum(m) == 60 * 4 * 2
     s = sum(score.values()) / sum(m)
     # Wilson's interval (score interval of a proportion) at the effective sample size
-    # n_eff = s(1 - s) / var, written out here from its textbook formula
+    # n_eff = s(1 - s) / var (with the degrees-of-freedom scaling of its deals), written out
+    # here from its textbook formula
     z = 1.959964
-    n_eff = s * (1 - s) / _cluster_var([score[d] for d in deals], m)
+    n_eff = s * (1 - s) / _cluster_var([score[d] for d in deals], m) * _df(sum(m), len(m))
     centre = (s + z * z / (2 * n_eff)) / (1 + z * z / n_eff)
     half = z / (1 + z * z / n_eff) * np.sqrt(s * (1 - s) / n_eff + z * z / (4 * n_eff ** 2))
     assert (h["score"], h["score_lo"], h["score_hi"]) == pytest.approx(
@@ -171,14 +180,15 @@ def test_ctrl_c_before_the_first_deal_is_exit_130_and_leaves_the_records_file(
 
 
 def test_a_rate_never_seen_in_a_series_match_gets_the_plain_interval_of_its_deals():
-    """No Durak in 20 deals (4 series of 5): the variance says nothing, so the interval is
-    Wilson's for 0 of 20 deals, not of 4 series (which was wider than that of 1 hit)."""
+    """No Durak in 20 deals (4 series of 5): the variance says nothing of the design effect,
+    taken as 1 (Korn & Graubard 1998): Wilson's for 0 of the 20 seat-games, its sample
+    scaled for a variance of 4 series (3 degrees of freedom); not wider than 1 hit's."""
     s = run_table_match(["easy", "normal", "random"], deals=4, seed=7, rules=Rules(players=3),
                         threads=1, series_deals=5, progress=False)
     t = s.table.set_index("strategy")
     zero = t[t.durak == 0]
     assert len(zero) and (zero.games == 20).all()
-    assert np.allclose(zero.durak_hi, wilson_interval(0, 20)[1])
+    assert np.allclose(zero.durak_hi, wilson_interval(0, 20 * _df(20, 4))[1])
     one = t[(t.durak > 0) & (t.durak < t.games)]
     assert (one.durak_hi > 0).all() and (zero.durak_hi.max() <= one.durak_hi.max() + 1e-12)
 

@@ -408,10 +408,13 @@ def test_a_stop_before_a_block_plays_no_deal():
          "place0", "place1", "place2", "place3"])
 
 
-def test_a_rate_with_no_hits_takes_the_deals_as_its_sample(tmp_path):
+def test_a_rate_with_no_hits_takes_the_games_as_its_sample(tmp_path):
     """Teams: no draw in 20 deals (40 games, 80 seat-games of each strategy). Partners draw
-    together, so the deals are the independent units: the strategies' and the teams' draw
-    intervals both are Wilson's for 0 of 20."""
+    together, so with the design effect taken as 1 (Korn & Graubard 1998) the games are the
+    trials: the strategies' and the teams' draw intervals both are Wilson's for 0 of 40, its
+    sample scaled for a variance of 20 deals by (t(n - 1) / t(19))**2."""
+    from scipy.stats import t as student
+
     from durak_sim.stats import wilson_interval
 
     res = run_tournament(["easy", "random", "easy", "random"], 20, 4, tmp_path / "t", 1,
@@ -420,9 +423,12 @@ def test_a_rate_with_no_hits_takes_the_deals_as_its_sample(tmp_path):
     s = pd.read_csv(tmp_path / "t" / "strategies.csv")
     t = pd.read_csv(tmp_path / "t" / "teams.csv")
     assert (s["draw"] == 0).all() and (t["draws"] == 0).all()
-    hi = float(wilson_interval(0, 20)[1])
-    assert s["draw_hi"].tolist() == pytest.approx([hi] * len(s))
-    assert t["draws_hi"].tolist() == pytest.approx([hi] * len(t))
+    def hi(n):
+        return float(wilson_interval(0, 40 * (student.ppf(0.975, n - 1)
+                                              / student.ppf(0.975, 19)) ** 2)[1])
+
+    assert s["draw_hi"].tolist() == pytest.approx([hi(80)] * len(s))
+    assert t["draws_hi"].tolist() == pytest.approx([hi(40)] * len(t))
 
 
 def test_one_deal_reports_no_certainty(tmp_path):
