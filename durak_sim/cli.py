@@ -66,7 +66,8 @@ def _stop_on_terminate() -> None:
     the finished deals are kept and reported, records and stored results written, engines
     closed; a second one stops at once. They are passed on as SIGINT, so they reach
     whatever handles Ctrl-C at that moment; where SIGINT is ignored (a job started in the
-    background by a script), as KeyboardInterrupt."""
+    background by a script), a play's stop flag takes them itself (``stops_like_ctrl_c``:
+    :class:`durak_sim.runner.StopFlag`), and elsewhere they raise KeyboardInterrupt."""
     import signal
 
     def forward(signum, frame):
@@ -74,6 +75,8 @@ def _stop_on_terminate() -> None:
             os.kill(os.getpid(), signal.SIGINT)
         else:
             raise KeyboardInterrupt
+
+    forward.stops_like_ctrl_c = True
 
     for sig in (signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(sig) is signal.SIG_DFL:

@@ -353,7 +353,9 @@ class StopFlag:
     that never returns). So the signal is taken from its wakeup file descriptor, which the
     interpreter writes the moment the signal arrives, by a thread of its own. If the play
     has not stopped ``WAIT_NOTICE`` seconds after the first Ctrl-C, it says why and how to
-    stop at once. ``on_kill``: the line to print before such an exit."""
+    stop at once. ``on_kill``: the line to print before such an exit. In a job that ignores
+    Ctrl-C (started in the background by a script) a kill (SIGTERM, SIGHUP) takes its
+    place."""
 
     WAIT_NOTICE = 3.0
 
@@ -362,19 +364,31 @@ class StopFlag:
         #: set with the event: the kernel begins no further game (play_schedule's ``stop``)
         self.kernel_flag = np.zeros(1, np.int64)
         self.on_kill = on_kill
-        self._old = self._pipe = self._old_fd = self._timer = None
+        self._old: dict = {}
+        self._pipe = self._old_fd = self._timer = None
 
     def __enter__(self):
-        if threading.current_thread() is not threading.main_thread() or \
-                signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-            return self   # not ours to take (ignored, or somebody else's handler)
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        handler = signal.getsignal(signal.SIGINT)
+        if handler is signal.default_int_handler:
+            taken = [signal.SIGINT]
+        elif handler is signal.SIG_IGN:
+            # a job started in the background by a script: Ctrl-C is not for it, but kill is
+            # (SIGTERM, SIGHUP: when the command's handler passes them on, cli.py)
+            taken = [s for s in (signal.SIGTERM, signal.SIGHUP)
+                     if getattr(signal.getsignal(s), "stops_like_ctrl_c", False)]
+        else:
+            taken = []    # somebody else's handler: not ours to take
+        if not taken:
+            return self
         import os
 
         r, w = os.pipe()
         os.set_blocking(w, False)
         self._pipe = (r, w)
         self._old_fd = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
-        self._old = signal.signal(signal.SIGINT, lambda signum, frame: None)
+        self._old = {s: signal.signal(s, lambda signum, frame: None) for s in taken}
         threading.Thread(target=self._watch, args=(r,), name="durak-sim-ctrl-c",
                          daemon=True).start()
         return self
@@ -391,7 +405,7 @@ class StopFlag:
             if not data:
                 os.close(r)
                 return
-            if signal.SIGINT not in data:
+            if not any(s in data for s in self._old):
                 continue
             if self.event.is_set():
                 print(f"durak-sim: stopped at once{self.on_kill}", file=sys.stderr, flush=True)
@@ -415,7 +429,8 @@ class StopFlag:
             import os
 
             signal.set_wakeup_fd(self._old_fd)
-            signal.signal(signal.SIGINT, self._old)
+            for s, old in self._old.items():
+                signal.signal(s, old)
             r, w = self._pipe
             self._pipe = None
             if self._timer is not None:

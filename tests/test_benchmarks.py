@@ -27,6 +27,8 @@ def test_kernel_benchmark_prints_json_lines():
 
 
 def test_hard_endgame_benchmark_checks_every_endgame_decision(tmp_path):
+    """R10.4: hard solves the endgame of perfect information: the benchmark checks each of
+    its uncapped endgame decisions against the solver's value, and none gives one away."""
     dump = tmp_path / "capped.jsonl"
     log = tmp_path / "decisions.jsonl"
     out = subprocess.run([sys.executable, str(BENCH / "bench_hard_endgame.py"), "--deals", "10",

@@ -214,3 +214,29 @@ def test_a_run_killed_before_it_stored_anything_starts_again(tmp_path):
                               text=True, timeout=300)
         assert proc.returncode == 0, proc.stderr
         assert (out / "manifest.json").is_file() and not (out / WRITE_PROBE).exists()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+def test_a_kill_stops_a_background_job_of_a_script_as_ctrl_c_does(tmp_path, sig):
+    """A job a script starts with ``&`` ignores SIGINT; a kill (or the terminal closing) must
+    still stop it as Ctrl-C stops a job in the foreground: the finished deals' records kept,
+    their summary printed, exit 130 (it used to raise in the middle of the play and keep
+    nothing)."""
+    proc = subprocess.Popen([*CLI, "match", "easy", "random", "--deals", "900000",
+                             "--threads", "1", "--no-progress", "--records", "r.jsonl"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        time.sleep(6)                       # loaded, and some deals played
+        assert proc.poll() is None
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted after" in err, err
+    assert "easy" in out
+    lines = (tmp_path / "r.jsonl").read_text().splitlines()
+    assert lines and len(lines) % 2 == 0 and len(lines) < 1800000

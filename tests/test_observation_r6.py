@@ -1,6 +1,6 @@
-"""R6 (what a player may know): shuffling the cards a seat cannot see between the other hand
-and the stock changes nothing that seat observes, and no registered strategy decides
-differently. Positions come from random games on every engine."""
+"""R6 and R10.1 (what a player, and so an AI, may know): shuffling the cards a seat cannot
+see between the other hand and the stock changes nothing that seat observes, and no
+registered strategy decides differently. Positions come from random games on every engine."""
 import random
 
 import numpy as np

@@ -480,3 +480,18 @@ def test_every_rule_has_a_test():
     names = [n for n in dir(sys.modules[__name__]) if n.startswith("test_")]
     missing = [r for r in RULE_IDS if not any(r.replace(".", "_") + "_" in n for n in names)]
     assert not missing, f"rules without a test: {missing}"
+
+
+def test_every_rule_id_of_the_rules_document_is_pinned():
+    """docs/rules.md's R1-R6 are this module's ids (a new one needs a test here); the AI
+    levels' R10 ids are each cited by the test module that pins them."""
+    import re
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    text = (here.parent / "docs" / "rules.md").read_text()
+    assert set(re.findall(r"\*\*(R[1-6]\.\d+)\b", text)) == set(RULE_IDS)
+    levels = set(re.findall(r"\*\*(R10\.\d+)\b", text))
+    assert levels == {"R10.1", "R10.2", "R10.3", "R10.4"}
+    tests = "".join(p.read_text() for p in here.glob("test_*.py") if p.name != Path(__file__).name)
+    assert {r for r in levels if not re.search(re.escape(r) + r"\b", tests)} == set()

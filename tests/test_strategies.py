@@ -210,3 +210,33 @@ def test_a_plugin_that_does_not_compile_is_one_line_with_its_line_and_cause(tmp_
         _forget("test-broken")
     assert_one_line_error(proc, "strategy 'test-broken' does not compile for the kernel: "
                                 "TypingError at broken.py line 5: No implementation of function")
+
+
+def test_r10_2_easy_plays_its_lowest_card_plain_before_trump():
+    """R10.2: easy opens with its lowest plain card (before a lower trump), beats with the
+    lowest card that beats, and takes only when nothing beats."""
+    from durak_sim.actions import DEFEND, TAKE
+    from durak_sim.cards import parse_card as c
+    from durak_sim.reference import ReferenceGame, hist_for_strategy, legal_array
+
+    easy = get_strategy("easy")
+
+    def decide(hands, table=()):
+        pos = {"format": "durak-sim/position/1", "trump": "AD", "hands": hands,
+               "stock": ["9H", "QS", "9S", "TC", "AC", "AS", "KC", "8D", "JD", "AD"],
+               "attacker": 0}
+        if table:
+            pos["table"] = [list(p) for p in table]
+        g = ReferenceGame.from_position(pos)
+        mem = np.zeros(max(easy.memory, 1), dtype=np.int64)
+        mem[0] = 1
+        codes = g.legal_actions()
+        code = int(easy.decide(g.observation(g.to_move()), legal_array(codes),
+                               hist_for_strategy(g), np.array([7], dtype=np.uint64), mem))
+        assert code in codes
+        return code
+
+    assert decide([["6D", "8S", "QH", "7C"], ["7S", "9C", "TH", "KD"]]) == c("7C")
+    assert decide([["JH", "6C"], ["KS", "8S", "9D", "QC"]], [("7S", None)]) == DEFEND + c("8S")
+    assert decide([["JH", "6C"], ["6S", "9D", "QC"]], [("7S", None)]) == DEFEND + c("9D")
+    assert decide([["JH", "6C"], ["6S", "QC"]], [("7S", None)]) == TAKE
