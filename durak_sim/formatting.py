@@ -63,3 +63,20 @@ def is_sweep(row) -> bool:
     """Whether a row of :func:`durak_sim.stats.pairing_table` is a sweep: one side won
     every deal pair."""
     return row.pairs > 0 and row.pairs in (row.p0, row.p4)
+
+
+def print_whole(console, renderable) -> None:
+    """Print a table with none of its figures cut: rich would shorten the cells of a table
+    wider than the console with ``…`` (a long strategy name, a file or pipe of the default
+    width), so the console is widened to the table's natural width for it (on a narrower
+    terminal the lines then wrap)."""
+    from rich.measure import Measurement
+
+    need = Measurement.get(console, console.options.update(max_width=1 << 16),
+                           renderable).maximum
+    width = console.width
+    console.width = max(width, need)
+    try:
+        console.print(renderable)
+    finally:
+        console.width = width

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import NOTHING_FINISHED, Interrupted, UserError
-from .formatting import elo_ci, is_sweep, num, pct_ci
+from .formatting import elo_ci, is_sweep, num, pct_ci, print_whole
 from .play import RECORD_BLOCK, play_games, resolve_strategies
 from .rules import Rules
 
@@ -89,7 +89,7 @@ class MatchSummary:
                       _pct(r.win_rate, r.win_lo, r.win_hi),
                       _pct(r.durak_rate, r.durak_lo, r.durak_hi),
                       _pct(r.draw_rate, r.draw_lo, r.draw_hi))
-        console.print(t)
+        print_whole(console, t)
         if self.a == self.b:
             console.print("self-play: each game counted once, with seat 0's result")
         s, f = self.seat.iloc[0], self.first.iloc[0]

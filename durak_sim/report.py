@@ -45,7 +45,7 @@ import pandas as pd
 
 from .document import PLOTS_DIR, Doc as _Doc  # noqa: F401 - (report._Doc)
 from .errors import UserError
-from .formatting import ci, elo_ci, finite, is_sweep, num, pct, pct_ci
+from .formatting import ci, elo_ci, finite, is_sweep, num, pct, pct_ci, print_whole
 from .rules import RULES_VERSION
 from .stats import GAME_COLUMNS, GameCounts
 from .storage import Manifest, game_arrays, games_frame, read_chunks
@@ -486,7 +486,7 @@ def print_table(console, title: str, headers: list, rows: list, left: int = 1) -
         tab.add_column(h, justify="left" if i < left else "right")
     for r in rows:
         tab.add_row(*[str(c) for c in r])
-    console.print(tab)
+    print_whole(console, tab)
 
 
 def print_report(rep: Report, console=None) -> None:

@@ -79,7 +79,7 @@ class SPRTResult:
                    "continue": f"no decision within {self.max_deals:,} deals"}[self.decision]
         if self.interrupted:
             verdict = f"no decision: interrupted after {self.deals:,} deal pairs"
-        from .formatting import num
+        from .formatting import num, print_whole
 
         e = self.estimate
         t = Table(title=f"SPRT {self.a} vs {self.b}: elo0 {self.elo0:+g}, elo1 {self.elo1:+g}, "
@@ -103,7 +103,7 @@ class SPRTResult:
                 ("LOS", f"{100 * e.los:.2f}%")]
         for k, v in rows:
             t.add_row(k, v)
-        console.print(t)
+        print_whole(console, t)
 
 
 def run_sprt(a: str, b: str, elo0: float, elo1: float, seed: int = 1,

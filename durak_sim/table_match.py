@@ -16,7 +16,7 @@ import numpy as np
 
 from .clustered import per_deal_squares
 from .errors import NOTHING_FINISHED, Interrupted, UserError
-from .formatting import num, pct_ci
+from .formatting import num, pct_ci, print_whole
 from .rules import Rules
 
 
@@ -350,7 +350,7 @@ class TableSummary:
                                 f"[{r.score_per_series_lo:+.2f}, {r.score_per_series_hi:+.2f}]"
                                 f" a series)")
             t.add_row(*cells)
-        console.print(t)
+        print_whole(console, t)
         seats = []
         for s in range(c.players):
             lo, hi = seat_interval(c, s)

@@ -230,3 +230,18 @@ def test_replay_of_a_series_file_picks_a_deal_with_series_and_deal(tmp_path):
     assert proc.returncode == 0 and proc.stdout.startswith("deal 2 of series 1 ")
     assert_one_line_error(invoke("replay", "--record", path, "--players", "4"),
                           "the rules options do not apply")
+
+
+def test_a_table_wider_than_the_output_keeps_every_figure(tmp_path):
+    """Printed to a pipe (no terminal width), a series' table with its score column, or a
+    match with a long engine name, is never cut short with '…'."""
+    import subprocess
+    import sys
+
+    cli = [sys.executable, "-m", "durak_sim.cli"]
+    env = {**__import__("os").environ, "COLUMNS": "80"}
+    out = subprocess.run([*cli, "series", "easy", "random", "normal", "random", "easy", "normal",
+                          "--deals", "5", "--series", "4", "--no-progress", "--threads", "1"],
+                         capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "…" not in out.stdout and "a series)" in out.stdout
