@@ -50,6 +50,7 @@ teams), ``first_attacker``, ``bouts`` and ``cards_left``.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -214,17 +215,22 @@ def write_chunk(path: Path, table) -> tuple[int, str]:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + TMP_SUFFIX)
-    with open(tmp, "wb") as f:
-        # every column but ``deal`` Parquet-dictionary-encoded (names, constants, small
-        # integers: bit-packed codes); ``deal``, a run of consecutive indices, is
-        # delta-encoded: a dictionary would take three times as long to read, and space
-        pq.write_table(table, f, compression="zstd",
-                       use_dictionary=[c for c in table.column_names if c != "deal"],
-                       column_encoding={"deal": "DELTA_BINARY_PACKED"},
-                       write_statistics=False)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            # every column but ``deal`` Parquet-dictionary-encoded (names, constants, small
+            # integers: bit-packed codes); ``deal``, a run of consecutive indices, is
+            # delta-encoded: a dictionary would take three times as long to read, and space
+            pq.write_table(table, f, compression="zstd",
+                           use_dictionary=[c for c in table.column_names if c != "deal"],
+                           column_encoding={"deal": "DELTA_BINARY_PACKED"},
+                           write_statistics=False)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:     # a full disk: no half-written file is left to hold its space
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
     return table.num_rows, sha256_file(path)
 
 

@@ -142,6 +142,7 @@ def test_a_full_disk_is_one_line_naming_the_file_and_the_resume(tmp_path, whole)
                           text=True, preexec_fn=_small_files(6_000), timeout=300)
     assert_one_line_error(proc, "cannot write", str(out / "games"), "File too large",
                           "kept", f"durak-sim tournament --resume {out}")
+    assert list((out / "games").rglob("*.tmp")) == []   # no half-written chunk holds space
     # the report's files alone too big: the games are all stored, the report is made again
     done = tmp_path / "d"
     proc = subprocess.run([*CLI, "tournament", *ARGS, "--out", str(done)], capture_output=True,
