@@ -55,7 +55,10 @@ class Group(click.Group):
             sys.exit(130)
         except click.ClickException as exc:
             fail(exc.format_message().replace("\n", " "))
-        except (UserError, ValueError, OSError) as exc:
+        except OSError as exc:   # (one the code did not word: its cause and file, no errno)
+            fail(f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else
+                 str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        except (UserError, ValueError) as exc:
             fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         except RuntimeError as exc:  # an illegal strategy action and the like
             fail(str(exc).splitlines()[0])

@@ -310,6 +310,8 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
         if out is None:
             raise UserError("--resume needs the folder of the tournament to continue")
         out = Path(out)
+        if out.exists() and not out.is_dir():
+            raise UserError(f"cannot resume: {out} is a file, not a tournament's folder")
         if not out.is_dir() or not (out / MANIFEST).exists():
             raise UserError(f"cannot resume: no tournament was stored in {out} (a run stopped "
                             f"before it began stores nothing): start it again without --resume")

@@ -442,3 +442,17 @@ def test_tournament_benchmark_fresh_runs_new_processes():
     line = json.loads(out.strip().splitlines()[-1])
     assert line["bench"] == "tournament-fresh" and line["pairs"] == 300
     assert line["bare_s"] > 0 and line["tournament_s"] > 0 and line["ratio"] > 0
+
+
+def test_resume_of_a_file_and_a_name_too_long_are_one_line_each(tmp_path):
+    from cli_errors import assert_one_line_error
+
+    (tmp_path / "afile").write_text("mine\n")
+    proc = subprocess.run([*CLI, "tournament", "--resume", str(tmp_path / "afile")],
+                          capture_output=True, text=True)
+    assert_one_line_error(proc, "is a file, not a tournament's folder")
+    assert (tmp_path / "afile").read_text() == "mine\n"
+    proc = subprocess.run([*CLI, "tournament", "easy", "random", "--deals", "2", "--out",
+                           str(tmp_path / ("x" * 300))], capture_output=True, text=True)
+    assert_one_line_error(proc, "File name too long: ")
+    assert "Errno" not in proc.stderr
