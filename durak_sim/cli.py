@@ -300,8 +300,8 @@ def series(strategies, deals, n_series, seed, threads, records, force, as_json, 
 @click.option("--seats", default=None, metavar="A,B,...", help="Strategy per seat, seat 0 first.")
 @click.option("--record", "record_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Show the game records of this file (JSON Lines: "
-                                 "durak-sim play, match --records) instead of playing a deal; "
-                                 "with --deal, only that deal's.")
+                                 "durak-sim play, match or series --records) instead of playing "
+                                 "a deal; with --deal, only that deal's.")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record (one line).")
 @engine_timeout_option
 @rules_options

@@ -142,8 +142,8 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
     status = "over"
     try:
         session.run()
-    except Quit:
-        status = "quit"
+    except Quit as exc:
+        status = "end of input" if exc.eof else "quit"
     except KeyboardInterrupt:
         status = "interrupted"
     except (StrategyFailure, BrokenPipeError):   # (stdout closed: | head, say)
@@ -155,8 +155,9 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
             screen.say(f"[bold]{line}[/]")
     else:
         screen.say("")
-        screen.say(f"[bold]{'stopped' if status == 'interrupted' else 'you quit'}[/] after "
-                   f"{len(session.game.history)} actions")
+        n = len(session.game.history)
+        what = {"interrupted": "stopped", "quit": "you quit"}.get(status, status)
+        screen.say(f"[bold]{what}[/] after {n} action{'' if n == 1 else 's'}")
     for line in session.dealt_lines():
         screen.say(line)
     screen.say(f"record: {path}  (durak-sim replay --record {path})")

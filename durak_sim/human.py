@@ -31,7 +31,11 @@ HUMAN = "human"
 
 
 class Quit(Exception):
-    """The player typed quit (or the input ended)."""
+    """The player typed quit (or the input ended: ``eof``)."""
+
+    def __init__(self, eof: bool = False):
+        super().__init__()
+        self.eof = eof
 
 
 @dataclass(frozen=True)
@@ -169,7 +173,7 @@ class PlaySession:
             try:
                 line = self.read("your move> ")
             except EOFError:
-                raise Quit() from None
+                raise Quit(eof=True) from None
             p = parse_input(line, obs, codes, self.screen.ranks)
             if p.kind == "action":
                 return p.code
@@ -197,7 +201,7 @@ class PlaySession:
         try:
             line = self.read("which> ").strip()
         except EOFError:
-            raise Quit() from None
+            raise Quit(eof=True) from None
         if line.isdigit() and 1 <= int(line) <= len(options):
             return options[int(line) - 1]
         target = parse_card_word(line)
