@@ -230,29 +230,36 @@ def show_records(path: Path, deal: int | None, as_json: bool,
 
     if not path.is_file():
         raise UserError(f"--record {path}: no such file")
+
+    def chosen():
+        for i, rec in enumerate(read_records(path)):
+            if series is not None:
+                if rec.get("series") != {"series": series, "deal": deal}:
+                    continue
+            elif deal is not None:
+                if "series" in rec:   # its "deal" is its series' number: not --deal's meaning
+                    raise UserError(f"{path} holds the records of series: pick deal K of "
+                                    f"series J with --series J --deal K")
+                if rec.get("deal") != deal:
+                    continue
+            yield i, rec
+
+    # every record is checked before one is shown (two passes: the file may be large)
     shown = 0
-    for i, rec in enumerate(read_records(path)):
-        if series is not None:
-            if rec.get("series") != {"series": series, "deal": deal}:
-                continue
-        elif deal is not None:
-            if "series" in rec:   # its "deal" is its series' number: not what --deal means
-                raise UserError(f"{path} holds the records of series: pick deal K of series J "
-                                f"with --series J --deal K")
-            if rec.get("deal") != deal:
-                continue
+    for i, rec in chosen():
         try:
-            text = dumps(check_any(rec)) if as_json else render_any(rec)
+            check_any(rec)
         except ValueError as exc:    # (RecordError) the record does not replay
             raise UserError(f"{path}: record {i + 1}: {exc}") from None
-        if shown and not as_json:
-            click.echo("")
-        click.echo(text)
         shown += 1
     if not shown:
         what = (f" of deal {deal} of series {series}" if series is not None else
                 f" of deal {deal}" if deal is not None else "")
         raise UserError(f"{path} holds no record{what}")
+    for k, (i, rec) in enumerate(chosen()):
+        if k and not as_json:
+            click.echo("")
+        click.echo(dumps(rec) if as_json else render_any(rec))
 
 
 __all__ = ["play_command", "engine_example_command", "show_records", "render_any"]

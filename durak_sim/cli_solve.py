@@ -174,7 +174,9 @@ class _ProgressLine:
               help="One JSON object per position: value, best_actions, nodes, seconds; when a "
                    "budget stopped the search also \"exact\": false, \"stopped_by\" (nodes, "
                    "time, interrupt, depth), \"bounds\": [lo, hi] and \"action_bounds\" "
-                   "(when it cut the order short, \"order_exact\": false and \"stopped_by\").")
+                   "(when it cut the order short, \"order_exact\": false and \"stopped_by\"). "
+                   "With --expert: advisor, seat, action and moves (each: action, gain, se, "
+                   "in_running: still among the candidates when the search ended).")
 @click.option("--time-limit", type=click.FloatRange(min=0, max=MAX_SECONDS),
               default=DEFAULT_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
@@ -221,6 +223,10 @@ def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
     """
     if time_limit != time_limit:   # nan passes any range check
         _fail("--time-limit must be a number of seconds, got nan")
+    if not expert and click.get_current_context().get_parameter_source("seed") is \
+            click.core.ParameterSource.COMMANDLINE:
+        _fail("--seed is for --expert (the seed of its sampled deals): an exact solve draws "
+              "nothing")
     try:
         _solve(file, as_json, time_limit, max_nodes, order_nodes, expert, seed,
                reachable=not any_position)

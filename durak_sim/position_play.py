@@ -156,6 +156,9 @@ def reopened(d: dict, rules) -> dict:
             not all(type(s) is int and 0 <= s < rules.players for s in out) or \
             len(set(out)) != len(out):
         return d
+    hands = d.get("hands")
+    if not isinstance(hands, list) or sum(1 for h in hands if h) > 1:
+        return d      # not finished: at most the Durak still holds cards
     playing = [s for s in range(rules.players) if s not in out]
     back = 2 - len(playing)
     if back <= 0 or len(out) < back:

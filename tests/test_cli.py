@@ -293,3 +293,17 @@ def test_a_terminal_without_the_characters_gets_question_marks_not_half_a_summar
     assert proc.returncode == 0, proc.stderr
     assert "score 100.00%" in proc.stdout and "? +559.2 Elo" in proc.stdout   # (≥)
     assert proc.stdout.rstrip().splitlines()[-1].endswith("apart)")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_replay_of_a_records_file_with_a_bad_record_shows_nothing(tmp_path, as_json):
+    """Every record is checked before one is shown: a bad second record is one line, and the
+    good first one is not printed before it."""
+    path = tmp_path / "r.jsonl"
+    run_cli("match", "easy", "random", "--deals", "1", "--records", str(path), "--no-progress")
+    good, second = path.read_text().splitlines()[:2]
+    path.write_text(good + "\n" + second.replace('"rules"', '"rulez"') + "\n")
+    proc = subprocess.run([*CLI, "replay", "--record", str(path), *(["--json"] * as_json)],
+                          capture_output=True, text=True)
+    assert_one_line_error(proc, "record 2")
+    assert proc.stdout == ""

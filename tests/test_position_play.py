@@ -297,3 +297,22 @@ def test_solve_any_position_reads_what_no_deal_reaches(tmp_path):
     proc = invoke("solve", str(f), "--any-position", "--json")
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["best_actions"] == ["attack 6S"]
+
+
+@pytest.mark.parametrize("players, hands, out", [
+    (2, [["6S", "7S"], ["8S", "9C"]], [1]),
+    (2, [["6S", "7S"], ["8S", "9C"]], [0, 1]),
+    (3, [["6S", "7S"], ["8S", "9C"], []], [2, 1]),
+])
+def test_a_seat_in_out_that_holds_cards_is_refused_not_read_as_a_finished_deal(players, hands,
+                                                                                out):
+    """Only a finished deal (at most the Durak holds cards) is read with its last seats in
+    ``out``; otherwise a seat in ``out`` with cards is refused (it was read as another
+    position, its attacker changed)."""
+    from durak_sim.position import Position
+
+    d = {"format": "durak-sim/position/1", "trump": "D", "stock": [], "attacker": 1,
+         "hands": hands, "out": out, "rules": {"players": players, "hand_size": 6,
+                                               "variant": "podkidnoy"}}
+    with pytest.raises(ValueError, match="out"):
+        Position.from_dict(d)

@@ -307,3 +307,13 @@ def test_a_search_cut_short_at_a_larger_table_names_the_two_seats_left(tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "NOT EXACT" in proc.stdout and "(seat 1's view)" in proc.stdout
     assert "seat 0" not in proc.stdout
+
+
+def test_seed_without_expert_is_refused(tmp_path):
+    from cli_errors import assert_one_line_error, invoke
+
+    path = tmp_path / "p.json"
+    path.write_text('{"format": "durak-sim/position/1", "trump": "D", "stock": [], '
+                    '"attacker": 0, "hands": [["6S"], ["7S"]]}')
+    assert_one_line_error(invoke("solve", str(path), "--seed", "5"), "--seed is for --expert")
+    assert invoke("solve", str(path)).returncode == 0
