@@ -22,6 +22,7 @@ stored the same way as they come back.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -316,15 +317,17 @@ def load_partials(out: Path, manifest: Manifest, config) -> dict:
     keep, found = [], {}
     for p in manifest.partials:
         key = (*entry_key(p), p["deal_lo"])
+        if key not in todo or key in found:
+            continue
         try:
-            if key not in todo or key in found:
-                raise StorageError("not needed")
             table = read_chunks(out, [p])
             if games_problem(config, p, table, hi=p["played_hi"]):
                 raise StorageError("not the games the manifest says")
             cols = game_arrays(table, config.names,
                                ("deal", seating, *result_keys(config.players)))
         except (StorageError, OSError, KeyError, ValueError, TypeError):
+            print(f"durak-sim: warning: partial chunk {p.get('file')} is missing or damaged; "
+                  f"playing its deals again", file=sys.stderr)
             continue
         deals = cols.pop("deal")
         rots = cols.pop(seating).astype(np.int64)

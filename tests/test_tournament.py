@@ -4,6 +4,7 @@ import hashlib
 import json
 import re
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -345,7 +346,7 @@ def test_damaged_chunk_is_played_again_on_resume(tmp_path):
     assert snapshot(out / "games") == before        # the same bytes again
 
 
-def test_an_error_while_playing_keeps_every_finished_deal(tmp_path, monkeypatch):
+def test_an_error_while_playing_keeps_every_finished_deal(tmp_path, monkeypatch, capsys):
     """Chunks are stored on a background thread while the next games are played: an error in
     the kernel still lets the stored chunk finish (listed in the manifest) and saves the deals
     played of the chunk it stopped (a partial chunk), and a storage error is raised in the
@@ -370,6 +371,14 @@ def test_an_error_while_playing_keeps_every_finished_deal(tmp_path, monkeypatch)
     stored = Manifest.load(out)
     assert [c["deal_lo"] for c in stored.chunks] == [0]
     assert [(p["deal_lo"], p["played_hi"]) for p in stored.partials] == [(200, 300)]
+    # a damaged partial chunk is said and its deals played again, to the same games
+    damaged = tmp_path / "damaged"
+    shutil.copytree(out, damaged)
+    part = damaged / stored.partials[0]["file"]
+    part.write_bytes(part.read_bytes()[:-40])
+    again = run_tournament(resume=True, out=damaged, progress=False, report=False)
+    assert again.deals_played == 800
+    assert "partial chunk" in capsys.readouterr().err
     assert run_tournament(resume=True, out=out, progress=False, report=False).deals_played \
         == 700
     assert not Manifest.load(out).partials and not list(out.rglob("*.partial.parquet"))
