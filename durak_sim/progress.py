@@ -152,19 +152,37 @@ class Board:
             return f"Elo > {_signed(lo)}" if math.isfinite(lo) else ""
         return f"Elo {_signed(elo)} [{_signed(lo)}, {_signed(hi) if math.isfinite(hi) else '∞'}]"
 
-    def __rich__(self):
+    def __rich_console__(self, console, options):
         from rich.table import Table
         from rich.text import Text
 
-        t = Table.grid(padding=(0, 2))
-        for justify in ("left", "right", "right", "left", "left"):
-            t.add_column(justify=justify, no_wrap=True)
+        rows = []
         for key, r in self.rows.items():
             rate = r.rate
             speed = f"{rate * self.per(key):,.0f} games/s" if rate else ""
             mark = "done" if r.finished else ""
-            t.add_row(r.label, f"{r.done:,}/{r.total:,} {mark}", speed,
-                      self.score_line(key), self.elo_text(key))
+            rows.append((r.label, f"{r.done:,}/{r.total:,} {mark}", speed,
+                         self.score_line(key), self.elo_text(key)))
+        yield Text(self.title, style="bold")
+        widths = [max((len(row[j]) for row in rows), default=0) for j in range(5)]
+        if sum(widths) + 2 * 4 <= options.max_width:
+            t = Table.grid(padding=(0, 2))
+            for justify in ("left", "right", "right", "left", "left"):
+                t.add_column(justify=justify, no_wrap=True)
+            for row in rows:
+                t.add_row(*row)
+            yield t
+        else:
+            # a narrow terminal: each row's counts and speed whole on its line (its name
+            # shortened if need be), its score and Elo on the next
+            room = options.max_width - widths[1] - widths[2] - 4
+            for label, done, speed, score, elo in rows:
+                if len(label) > max(room, 8):
+                    label = label[:max(room, 8) - 1] + "…"
+                yield Text(f"{label:<{min(widths[0], max(room, 8))}}  {done:>{widths[1]}}  "
+                           f"{speed:>{widths[2]}}".rstrip(), no_wrap=True, overflow="crop")
+                if score or elo:
+                    yield Text("    " + "  ".join(x for x in (score, elo) if x))
         done, total = self.done, self.total
         frac = done / total if total else 1.0
         bar = "█" * round(20 * frac) + "░" * (20 - round(20 * frac))
@@ -174,14 +192,9 @@ class Board:
                  f"{gps:,.0f} games/s" if gps else "",
                  f"{_clock(time.perf_counter() - self.started)} elapsed",
                  f"about {_clock(left)} left" if left is not None else "estimating time left"]
-        lines = Table.grid()
-        lines.add_column()
-        lines.add_row(Text(self.title, style="bold"))
-        lines.add_row(t)
-        lines.add_row(Text(" · ".join(p for p in parts if p)))
+        yield Text(" · ".join(p for p in parts if p))
         if self.status:
-            lines.add_row(Text(self.status, style="yellow"))
-        return lines
+            yield Text(self.status, style="yellow")
 
 
 def _signed(x: float) -> str:

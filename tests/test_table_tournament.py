@@ -280,6 +280,17 @@ def test_live_score_per_line_up():
     board.advance(lineup, 10, 0.5)
     board.rows[lineup].live = live
     assert board.rows[lineup].games == 40 and board.score_line(lineup) == live.text()
+    # on an 80-column terminal the counts and speed stay whole, the score on its own line
+    import io
+
+    from rich.console import Console
+
+    buf = io.StringIO()
+    Console(width=60, file=buf).print(board)
+    lines = buf.getvalue().splitlines()
+    assert any("10/100" in x and "games/s" in x for x in lines)
+    assert any(x.startswith("    hard 1.00 place") for x in lines)
+    assert "…" not in "".join(x for x in lines if "10/100" in x).split()[-3:][0]
 
 
 def test_an_edited_manifest_is_refused(tmp_path):
