@@ -371,6 +371,8 @@ def bench(pairing, deals, thread_list, repeat, seed, progress, rules_spec, plugi
             threads = [int(t) for t in thread_list.split(",")]
         except ValueError:
             raise UserError(f"--threads takes comma-separated integers, got {thread_list!r}") from None
+        if len(set(threads)) < len(threads):
+            raise UserError(f"--threads lists a thread count twice: {thread_list!r}")
     board = Board(f"bench {','.join(names)}: {deals:,} deals a run, {repeat} runs per "
                   f"thread count, seed {seed}", unit="deals")
     with live(board, progress):

@@ -318,6 +318,13 @@ def load_plugin(spec: str) -> None:
     mod_name = f"durak_sim_plugin_{path.stem}" if spec.endswith(".py") else spec
     if spec.endswith(".py") and not path.is_file():
         raise StrategyError(f"plugin file not found: {spec}")
+    stem = path.stem if spec.endswith(".py") else spec.rsplit(".", 1)[-1]
+    other = stem if spec.endswith(".py") else f"durak_sim_plugin_{stem}"
+    stale_cache = StrategyError(
+        f"cannot load plugin {spec}: numba's cache of it was made when it was loaded as "
+        f"{'a module' if spec.endswith('.py') else 'a .py file'}; load it that way, or delete "
+        f"the __pycache__ folder beside it")
+    had_other = other in sys.modules
     signalled: list = []
     try:
         with _watching_ctrl_c(signalled):
@@ -328,8 +335,14 @@ def load_plugin(spec: str) -> None:
         raise StrategyError(f"cannot load plugin {spec}: it raised KeyboardInterrupt on "
                             f"import") from None
     except StrategyError as exc:   # what its registration may not do: name the plugin
+        if not had_other and other in sys.modules:
+            raise stale_cache from None   # (the cache imported the other module: it registered)
         raise StrategyError(f"plugin {spec}: {exc}") from None
     except ModuleNotFoundError as exc:
+        if exc.name == other:
+            # numba's cache beside the plugin holds code compiled when it was loaded the
+            # other way (as a file / as a module), under that module's name
+            raise stale_cache from exc
         if exc.name and (spec + ".").startswith(exc.name + "."):   # the plugin itself
             said = kind if path.exists() else f"no module named {exc.name!r}"
             raise StrategyError(f"cannot load plugin {spec}: {said} ({what})") from exc

@@ -225,6 +225,7 @@ HUGE = "10000000000000000000"
      ["1,000,000,000 chunks", "more than 20,000", "--chunk 50000"]),
     (["bench", "--deals", HUGE], ["--deals", "10000000"]),
     (["bench", "--repeat", HUGE], ["--repeat"]),
+    (["bench", "--threads", "1,1"], ["--threads lists a thread count twice"]),
     (["replay", "--seed", "1", "--deal", HUGE, "--seats", "easy,random"], ["--deal"]),
     (["replay", "--seed", HUGE, "--deal", "1", "--seats", "easy,random"], ["--seed"]),
     (["solve", "x.json", "--max-nodes", HUGE], ["--max-nodes"]),

@@ -240,3 +240,32 @@ def test_r10_2_easy_plays_its_lowest_card_plain_before_trump():
     assert decide([["JH", "6C"], ["KS", "8S", "9D", "QC"]], [("7S", None)]) == DEFEND + c("8S")
     assert decide([["JH", "6C"], ["6S", "9D", "QC"]], [("7S", None)]) == DEFEND + c("9D")
     assert decide([["JH", "6C"], ["6S", "QC"]], [("7S", None)]) == TAKE
+
+
+def test_a_plugin_cached_under_its_other_name_says_so(tmp_path):
+    """numba caches a plugin's compiled code beside it under the module name it was loaded
+    as; loaded the other way (a module name against a .py file) the cache names a module
+    that is not there. One line says so and what to do."""
+    import os
+    import subprocess
+    import sys
+
+    from cli_errors import assert_one_line_error
+
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "cacheplug.py").write_text(
+        "import numba\n"
+        "from durak_sim.kernel.config import JIT, STRATEGY_SIGNATURE\n"
+        "from durak_sim.registry import register_strategy\n\n"
+        "@numba.njit(STRATEGY_SIGNATURE, **JIT)\n"
+        "def decide(obs, legal, hist, rng, mem):\n"
+        "    return legal[legal[0]]\n\n"
+        "register_strategy('cachelast', decide, version=1, plays='all')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "p")}
+    cli = [sys.executable, "-m", "durak_sim.cli", "match", "cachelast", "random", "--deals",
+           "2", "--no-progress", "--plugin"]
+    first = subprocess.run([*cli, str(tmp_path / "p" / "cacheplug.py")], env=env,
+                           capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    assert_one_line_error(subprocess.run([*cli, "cacheplug"], env=env, capture_output=True,
+                                         text=True), "numba's cache of it", "__pycache__")
