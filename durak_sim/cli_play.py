@@ -201,6 +201,8 @@ def check_any(rec: dict) -> dict:
     """A record as ``replay --record`` takes it: a finished game's replaying to its result
     (which checks its shape too), a game stopped midway or forfeited well formed; one line
     if not."""
+    from .records import check_deal
+
     if not rec.get("unfinished") and "forfeit" not in rec:
         from .reference import replay
 
@@ -209,6 +211,7 @@ def check_any(rec: dict) -> dict:
         from .records import validate_record
 
         validate_record(rec, unfinished=True)
+    check_deal(rec)
     return rec
 
 

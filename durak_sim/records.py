@@ -369,6 +369,25 @@ def validate_record(rec: dict, unfinished: bool = False) -> dict:
     return rec
 
 
+def check_deal(rec: dict) -> None:
+    """A record whose hands and stock are not what its ``seed`` and ``deal`` (with
+    ``series``, ``dealer`` and the rules) deal: a ``RecordError`` (docs/game-record.md: they
+    make the deal again exactly). For a record already checked for shape."""
+    from .seeding import deal_deck, deal_table, series_streams
+
+    rules = Rules.from_dict(rec["rules"])
+    stream = series_streams(rec["series"]["deal"])[0] if "series" in rec else 0
+    hands, stock, _ = deal_table(deal_deck(rec["seed"], rec["deal"], stream), rules.players,
+                                 rules.hand_size, rec.get("dealer"))
+    if [[card_str(c) for c in h] for h in hands] != [[card_str(parse_card(c)) for c in h]
+                                                      for h in rec["hands"]] or \
+            [card_str(c) for c in stock] != [card_str(parse_card(c)) for c in rec["stock"]]:
+        where = (f"deal {rec['series']['deal']} of series {rec['deal']}" if "series" in rec
+                 else f"deal {rec['deal']}")
+        raise RecordError(f"its hands and stock are not {where} of seed {rec['seed']} "
+                          f"(docs/game-record.md): the record was edited")
+
+
 def actions_from_record(rec: dict) -> list[tuple[int, int, int]]:
     """``(code, seat, target)`` of every action of a record (target -1 unless defend), in
     the history's form: a defence is ``DEFEND + card`` with its target (an engine plays it

@@ -308,3 +308,21 @@ def test_replay_of_a_records_file_with_a_bad_record_shows_nothing(tmp_path, as_j
                           capture_output=True, text=True)
     assert_one_line_error(proc, "record 2")
     assert proc.stdout == ""
+
+
+def test_replay_refuses_a_record_whose_seed_does_not_deal_its_hands(tmp_path):
+    """seed and deal make the deal again exactly (docs/game-record.md): a record edited to
+    another seed is refused, in one line naming it."""
+    import json
+
+    path = tmp_path / "r.jsonl"
+    run_cli("series", "easy", "random", "random", "--deals", "2", "--series", "1",
+            "--records", str(path), "--no-progress")
+    recs = [json.loads(x) for x in path.read_text().splitlines()]
+    assert subprocess.run([*CLI, "replay", "--record", str(path), "--json"],
+                          capture_output=True, text=True).returncode == 0
+    recs[1]["seed"] += 1
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    proc = subprocess.run([*CLI, "replay", "--record", str(path)], capture_output=True,
+                          text=True)
+    assert_one_line_error(proc, "record 2", "not deal 1 of series 0 of seed 2")
