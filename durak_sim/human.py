@@ -202,7 +202,7 @@ class PlaySession:
             line = self.read("which> ").strip()
         except EOFError:
             raise Quit(eof=True) from None
-        if line.isdigit() and 1 <= int(line) <= len(options):
+        if line.isascii() and line.isdigit() and 1 <= int(line) <= len(options):
             return options[int(line) - 1]
         target = parse_card_word(line)
         hits = [c for c in options if target is not None and action_target(obs, c) == target]

@@ -100,13 +100,13 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
         return Parsed("hint")
     if len(words) == 1 and first in ("show", "table", "redraw", "look"):
         return Parsed("show")
-    if len(words) == 1 and first.isdecimal():
+    if len(words) == 1 and first.isascii() and first.isdecimal():   # (not "٣", "１")
         k = int(first) if len(first) < 10 else -1
         if 1 <= k <= len(codes):
             return Parsed("action", code=codes[k - 1])
         shown = k if k >= 0 else first[:6] + "..."
         return Parsed("error", message=f"there is no move {shown}: choose 1-{len(codes)}")
-    if len(words) > 1 and all(w.isdecimal() for w in words):
+    if len(words) > 1 and all(w.isascii() and w.isdecimal() for w in words):
         return Parsed("error", message=f"one move at a time: type one move's number "
                                        f"(1-{len(codes)})")
     if len(words) == 1 and first in WORDS:

@@ -163,7 +163,8 @@ def render_record(rec: dict) -> str:
             out_seen = len(outs)
     res = rec.get("result")
     if rec.get("unfinished") or res is None:
-        lines.append(f"unfinished: stopped after {len(rec['actions'])} actions")
+        n = len(rec["actions"])
+        lines.append(f"unfinished: stopped after {n} action{'' if n == 1 else 's'}")
         return "\n".join(lines)
     forfeit = rec.get("forfeit")
     if isinstance(forfeit, dict):

@@ -192,8 +192,9 @@ def test_junk_illegal_take_throw_in_hint_and_quit(tmp_path):
                            capture_output=True, text=True)
     assert shown.returncode == 0, shown.stderr
     assert "seat 0 human" in shown.stdout and "takes" in shown.stdout
-    assert shown.stdout.rstrip().endswith(f"unfinished: stopped after {len(rec['actions'])} "
-                                          f"actions")
+    n = len(rec["actions"])
+    assert shown.stdout.rstrip().endswith(f"unfinished: stopped after {n} "
+                                          f"action{'' if n == 1 else 's'}")
 
 
 def test_whole_game_with_exact_endgame_hint_and_atlas_cards(tmp_path):
@@ -320,6 +321,9 @@ def test_parser_cards_targets_and_explanations():
         msg = parse_input(f"{'6789TJQKA'[c >> 2]}{'SCDH'[c & 3]}", obs, codes).message
         assert "does not beat" in msg
     assert parse_input("10x", obs, codes).kind == "error"
+    assert parse_input("1", obs, codes).kind == "action"
+    for digit in ("\u0661", "\uff11"):          # an Arabic-Indic and a full-width one
+        assert parse_input(digit, obs, codes).kind == "error", digit
 
 
 def test_parser_several_unbeaten_cards_asks_for_the_target():
