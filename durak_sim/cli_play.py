@@ -215,14 +215,6 @@ def check_any(rec: dict) -> dict:
     return rec
 
 
-def render_any(rec: dict) -> str:
-    """``render_record`` of a finished game; of a game stopped midway (``durak-sim play``'s
-    record with ``"unfinished": true``), the actions played and where it stopped."""
-    from .replay import render_record
-
-    return render_record(check_any(rec))
-
-
 def show_records(path: Path, deal: int | None, as_json: bool,
                  series: int | None = None) -> None:
     """``durak-sim replay --record FILE [--deal I]``: each record of the file (of deal I;
@@ -259,10 +251,12 @@ def show_records(path: Path, deal: int | None, as_json: bool,
         what = (f" of deal {deal} of series {series}" if series is not None else
                 f" of deal {deal}" if deal is not None else "")
         raise UserError(f"{path} holds no record{what}")
-    for k, (i, rec) in enumerate(chosen()):
+    from .replay import render_record
+
+    for k, (i, rec) in enumerate(chosen()):    # (checked above: shown as they are)
         if k and not as_json:
             click.echo("")
-        click.echo(dumps(rec) if as_json else render_any(rec))
+        click.echo(dumps(rec) if as_json else render_record(rec))
 
 
-__all__ = ["play_command", "engine_example_command", "show_records", "render_any"]
+__all__ = ["play_command", "engine_example_command", "show_records"]

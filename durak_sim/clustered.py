@@ -27,8 +27,8 @@ small expected number of positive counts estimated from survey data*, Survey Met
 24:193-201). With no hit or every hit the variance is 0 and says nothing of the design
 effect: it is taken as 1, ``n_eff`` the games behind the ``M`` seat-games (the plain Wilson
 interval when a group sits once a game; a team's partners, or the seats of a draw, go
-alike), not wider than the interval of a single hit. And a variance estimated from ``D`` deals has ``D - 1`` degrees of
-freedom, so ``n_eff`` is scaled by ``(t(M - 1) / t(D - 1))**2`` (the ratio of the two
+alike), not wider than the interval of a single hit. And a variance estimated from ``D``
+deals has ``D - 1`` degrees of freedom, so ``n_eff`` is scaled by ``(t(M - 1) / t(D - 1))**2`` (the ratio of the two
 Student quantiles): a handful of deals widens the interval as a t interval would, and
 thousands leave it as it was. With fewer than two deals there is no variance at all: the
 interval then takes the deals as the sample (one deal: one trial).
@@ -91,9 +91,9 @@ def wilson_design(hits, n, var, conf: float = 0.95, units=None, clusters=None, t
     rate's variance; module docstring), ``clusters`` the number of deals ``D`` behind it
     (``units`` when not given; neither: no degrees-of-freedom correction). Where the rate
     is 0 or 1 the sample size is ``trials`` (default ``n``): the games behind the ``n``
-    trials, whose seats may go alike (a team's partners, the seats of a draw); where ``var`` is not finite (fewer than two deals)
-    or 0 but for rounding while the rate is not, it is ``n``, or at most ``units`` when
-    given: the number of independent units (deals) behind the ``n`` trials, which then may
+    trials, whose seats may go alike (a team's partners, the seats of a draw); where
+    ``var`` is not finite (fewer than two deals) or 0 but for rounding while the rate is
+    not, it is ``n``, or at most ``units`` when given: the number of independent units (deals) behind the ``n`` trials, which then may
     all have gone alike (the two partners of a team draw together). Vectorised like
     :func:`durak_sim.stats.wilson_interval`.
 

@@ -265,7 +265,8 @@ def place_counts_of(tally):
 
 def mean_place(tally, conf: float = 0.95) -> pd.DataFrame:
     """Per strategy (``tally.names`` order) its mean place with a deal-bootstrap percentile
-    interval (widened for few deals: :func:`_quantiles`): ``strategy, mean_place, mean_place_lo, mean_place_hi``."""
+    interval (widened for few deals: :func:`_quantiles`): ``strategy, mean_place,
+    mean_place_lo, mean_place_hi``."""
     k = len(tally.names)
     g = tally.place_hist.sum(axis=(0, 2))
     total = (tally.place_hist * np.arange(1, tally.players + 1)).sum(axis=(0, 2))
@@ -280,15 +281,20 @@ def mean_place(tally, conf: float = 0.95) -> pd.DataFrame:
                          "mean_place_lo": lo, "mean_place_hi": hi})
 
 
+def _over_lineups(per_lineup, tally, *codes: int) -> int:
+    """The sum of ``per_lineup`` over the line-ups that seat every strategy of ``codes``."""
+    return int(sum(per_lineup[li] for li, c in enumerate(tally.codes)
+                   if all(x in c.tolist() for x in codes)))
+
+
 def _deals_of(tally, *codes: int) -> int:
     """The deals of the line-ups that seat every strategy of ``codes``."""
-    return int(sum(tally.deals[li] for li, c in enumerate(tally.codes)
-                   if all(x in c.tolist() for x in codes)))
+    return _over_lineups(tally.deals, tally, *codes)
 
 
 def _games_of(tally, code: int) -> int:
     """The games that seat strategy ``code`` (once or more)."""
-    return int(sum(tally.games[li] for li, c in enumerate(tally.codes) if code in c.tolist()))
+    return _over_lineups(tally.games, tally, code)
 
 
 def _not_degenerate(lo, hi, est, n_deals, low: float, high: float, conf: float):

@@ -175,11 +175,11 @@ class Board:
         else:
             # a narrow terminal: each row's counts and speed whole on its line (its name
             # shortened if need be), its score and Elo on the next
-            room = options.max_width - widths[1] - widths[2] - 4
+            room = max(options.max_width - widths[1] - widths[2] - 4, 8)
             for label, done, speed, score, elo in rows:
-                if len(label) > max(room, 8):
-                    label = label[:max(room, 8) - 1] + "…"
-                yield Text(f"{label:<{min(widths[0], max(room, 8))}}  {done:>{widths[1]}}  "
+                if len(label) > room:
+                    label = label[:room - 1] + "…"
+                yield Text(f"{label:<{min(widths[0], room)}}  {done:>{widths[1]}}  "
                            f"{speed:>{widths[2]}}".rstrip(), no_wrap=True, overflow="crop")
                 if score or elo:
                     yield Text("    " + "  ".join(x for x in (score, elo) if x))

@@ -379,9 +379,8 @@ def check_deal(rec: dict) -> None:
     stream = series_streams(rec["series"]["deal"])[0] if "series" in rec else 0
     hands, stock, _ = deal_table(deal_deck(rec["seed"], rec["deal"], stream), rules.players,
                                  rules.hand_size, rec.get("dealer"))
-    if [[card_str(c) for c in h] for h in hands] != [[card_str(parse_card(c)) for c in h]
-                                                      for h in rec["hands"]] or \
-            [card_str(c) for c in stock] != [card_str(parse_card(c)) for c in rec["stock"]]:
+    if hands != [[parse_card(c) for c in h] for h in rec["hands"]] or \
+            stock != [parse_card(c) for c in rec["stock"]]:
         where = (f"deal {rec['series']['deal']} of series {rec['deal']}" if "series" in rec
                  else f"deal {rec['deal']}")
         raise RecordError(f"its hands and stock are not {where} of seed {rec['seed']} "

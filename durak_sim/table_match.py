@@ -225,10 +225,9 @@ def place_table(c: PlaceCounts):
         else:
             q = c.clus[i]
             var = ratio_variance(mean * g, g, q[7], q[8], q[0], c.clusters)
-        lo, hi = bounded_interval(mean, var, g, 1, c.players,
-                                  units=c.decks if c.clus is not None else None,
-                                  clusters=c.clusters if c.clus is not None else None,
-                                  trials=games if c.clus is not None else None)
+        design = {} if c.clus is None else {"units": c.decks, "clusters": c.clusters,
+                                            "trials": games}
+        lo, hi = bounded_interval(mean, var, g, 1, c.players, **design)
         row.update({"mean_place": mean, "mean_place_lo": float(lo),
                     "mean_place_hi": float(hi)})
         for j in range(c.players):
