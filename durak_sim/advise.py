@@ -16,8 +16,9 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Advice:
     """expert's move at a position; ``moves`` one row per legal move: ``(action, mean gain
-    over hard's choice, its standard error, still in the running)``, in the engine's order
-    (empty when expert did not search: the exact endgame, which it plays as hard)."""
+    over hard's choice, its standard error, still in the running, net gain over the deals
+    it was played on)``, in the engine's order (empty when expert did not search: the exact
+    endgame, which it plays as hard)."""
     seat: int
     action: str
     moves: tuple
@@ -25,26 +26,52 @@ class Advice:
     def to_dict(self) -> dict:
         return {"advisor": "expert", "seat": self.seat, "action": self.action,
                 "moves": [{"action": a, "gain": round(g, 6), "se": round(se, 6),
-                           "in_running": alive} for a, g, se, alive in self.moves]}
+                           "in_running": alive} for a, g, se, alive, _ in self.moves]}
 
 
-#: what the rows of :func:`search_lines` are (said once, after the move chosen)
-SEARCH_WORDS = ("its search: each move's mean result against hard's choice, +1 a won deal, "
-                "-1 a lost one, over the deals it sampled; 95% intervals")
+def search_words(samples: int | None = None) -> str:
+    """What the rows of :func:`search_lines` are (said once, after the move chosen), over
+    ``samples`` sampled deals when known."""
+    over = f"the {samples} deals" if samples else "the deals"
+    return (f"its search: each move's mean result against hard's choice, +1 a won deal, "
+            f"-1 a lost one, over {over} it sampled; 95% intervals; a move falling behind "
+            f"is dropped, no longer played out")
+
+
+SEARCH_WORDS = search_words()
 
 
 def search_lines(moves, played) -> list[str]:
     """One line per move of expert's search: ``moves`` rows ``(label, mean gain, standard
-    error, still in the running)``; the row whose label is ``played`` is marked.
+    error, still in the running[, net])``; the row whose label is ``played`` is marked.
 
-    >>> search_lines([("attack 6S", 0.0, 0.0, True), ("attack 7C", 0.1875, 0.0725, False)],
-    ...              "attack 6S")
-    ['  attack 6S: +0.000 \u00b1 0.000  <- played', '  attack 7C: +0.188 \u00b1 0.142  (dropped)']
+    Hard's choice, the baseline, is the row in the running with no gain and no spread (a
+    move tied with it on every deal is dropped at the first check). A dropped move's gain
+    and error count the deals after its drop as ties, so they are not shown: only whether
+    it was behind or tied, with ``net`` (its results less hard's choice's over the deals it
+    was played on) when given.
+
+    >>> for line in search_lines([("attack 6S", 0.0, 0.0, True), ("attack 7C", 0.1875,
+    ...                           0.0725, True), ("attack 8C", 0.0, 0.0, False),
+    ...                           ("take", -0.25, 0.1, False, -4)], "attack 7C"):
+    ...     print(line)
+      attack 6S: hard's choice (the baseline)
+      attack 7C: +0.188 ± 0.142  <- played
+      attack 8C: dropped: the same result as hard's choice on every deal it was played on
+      take: dropped: behind hard's choice, net -4 over the deals it was played on
     """
     lines = []
-    for label, gain, se, alive in moves:
-        mark = "  <- played" if label == played else ("" if alive else "  (dropped)")
-        lines.append(f"  {label}: {gain:+.3f} \u00b1 {1.96 * se:.3f}{mark}")
+    for label, gain, se, alive, *net in moves:
+        if alive and gain == 0 and se == 0:
+            what = "hard's choice (the baseline)"
+        elif alive:
+            what = f"{gain:+.3f} \u00b1 {1.96 * se:.3f}"
+        elif gain == 0 and se == 0:
+            what = "dropped: the same result as hard's choice on every deal it was played on"
+        else:
+            what = "dropped: behind hard's choice" + (
+                f", net {net[0]:+d} over the deals it was played on" if net else "")
+        lines.append(f"  {label}: {what}" + ("  <- played" if label == played else ""))
     return lines
 
 
@@ -63,10 +90,12 @@ def applies(position) -> bool:
 def advise(position, seed: int = 0) -> Advice:
     """expert's advice for the seat to move of ``position`` (see :func:`applies`); its
     random stream is that seat's stream of deal 0 of master seed ``seed``."""
+    import numpy as np
+
     from .play import prepare
     from .reference import ReferenceGame, hist_for_strategy, legal_array, seat_inputs
     from .registry import get_strategy
-    from .strategies.expert import expert_advice
+    from .strategies.expert import E_DONE, MEMORY, expert_advice
     from .views import action_text
 
     strat = get_strategy("expert")
@@ -75,6 +104,10 @@ def advise(position, seed: int = 0) -> Advice:
     seat = g.to_move()
     obs, codes = g.observation(seat), g.legal_actions()
     rngs, _ = seat_inputs(seed, 0, [strat, strat])   # (the two-player default game)
-    code, rows = expert_advice(obs, legal_array(codes), hist_for_strategy(g), rngs[seat])
-    moves = tuple((action_text(obs, c), gain, se, alive) for c, gain, se, alive in rows)
+    work = np.zeros(MEMORY, np.int64)   # a fresh workspace, as expert_advice makes
+    work[0] = 1
+    code, rows = expert_advice(obs, legal_array(codes), hist_for_strategy(g), rngs[seat], work)
+    done = int(work[E_DONE])
+    moves = tuple((action_text(obs, c), gain, se, alive, round(gain * done))
+                  for c, gain, se, alive in rows)
     return Advice(seat, action_text(obs, code), moves)

@@ -100,7 +100,8 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
     stock, every opponent's hand size and the cards known to be in it, and your legal moves,
     numbered: answer with a number, a card (7d, 10♦, td), take, stop, transfer 8d, done,
     swap, keep; help, hint, quit. Ctrl-C stops (exit code 130). The game record is written
-    at the end (also of a game stopped midway): durak-sim replay --record FILE shows it."""
+    at the end (also of a game stopped midway): durak-sim replay --record FILE shows it; the
+    command that plays the same deal again is printed too."""
     import secrets
 
     from rich.console import Console
@@ -161,16 +162,22 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
     for line in session.dealt_lines():
         screen.say(line)
     screen.say(f"record: {path}  (durak-sim replay --record {path})")
-    if status == "over":
-        import shlex
-
-        names = [a.name for a in ais]
-        ai_arg = names[0] if len(set(names)) == 1 else ",".join(names)
-        screen.say(f"the deal again: durak-sim play --seed {seed} --deal {deal} --ai "
-                   f"{shlex.quote(ai_arg)}" + "".join(f" {a}" for a in rules.cli_args()))
+    screen.say("the deal again" + (" from its start" if status != "over" else "") +
+               f": {_again_command(seed, deal, ais, rules, plugins)}")
     sys.stdout.flush()
     if status == "interrupted":
         raise ExitNow(130)
+
+
+def _again_command(seed: int, deal: int, ais, rules, plugins=()) -> str:
+    """The ``durak-sim play`` command of the same deal, AIs, rules and plugins."""
+    import shlex
+
+    names = [a.name for a in ais]
+    ai_arg = names[0] if len(set(names)) == 1 else ",".join(names)
+    return f"durak-sim play --seed {seed} --deal {deal} --ai {shlex.quote(ai_arg)}" + \
+        "".join(f" {a}" for a in rules.cli_args()) + \
+        "".join(f" --plugin {shlex.quote(p)}" for p in plugins)
 
 
 @click.command("engine-example")

@@ -11,6 +11,8 @@
 'only the defender takes; you are opening the bout: lay a card'
 >>> parse_input("1 2", obs, codes).message
 "one move at a time: type one move's number (1-6)"
+>>> parse_input("take take", obs, codes).message
+"one move at a time: type take on its own (not 'take take')"
 >>> parse_input("9" * 5000, obs, codes).message, parse_input("²", obs, codes).kind
 ('there is no move 999999...: choose 1-6', 'error')
 >>> parse_card_word("10♦"), parse_card_word("Т♠"), parse_card_word("qh")
@@ -39,6 +41,10 @@ VERBS = {"attack": "attack", "a": "attack", "throw": "attack", "add": "attack",
          "lead": "attack", "open": "attack", "defend": "defend", "beat": "defend",
          "cover": "defend", "b": "defend", "transfer": "transfer", "tr": "transfer"}
 WORDS = {"take": TAKE, "stop": STOP, "done": DONE, "swap": SWAP, "keep": KEEP}
+#: the commands, each a line of its own (the aliases: the command they are)
+COMMANDS = {"help": "help", "h": "help", "?": "help", "quit": "quit", "q": "quit",
+            "exit": "quit", "hint": "hint", "advice": "hint", "show": "show", "table": "show",
+            "redraw": "show", "look": "show"}
 FILLER = {"on", "with", "against", "onto", "over", "->", ">", "/", "-"}
 HELP = """\
 Keys (case does not matter):
@@ -92,14 +98,8 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
     if not words:
         return Parsed("empty")
     first = words[0].lower()
-    if len(words) == 1 and first in ("help", "h", "?"):
-        return Parsed("help")
-    if len(words) == 1 and first in ("quit", "q", "exit"):
-        return Parsed("quit")
-    if len(words) == 1 and first in ("hint", "advice"):
-        return Parsed("hint")
-    if len(words) == 1 and first in ("show", "table", "redraw", "look"):
-        return Parsed("show")
+    if len(words) == 1 and first in COMMANDS:
+        return Parsed(COMMANDS[first])
     if len(words) == 1 and first.isascii() and first.isdecimal():   # (not "٣", "１")
         k = int(first) if len(first) < 10 else -1
         if 1 <= k <= len(codes):
@@ -114,14 +114,17 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
         if code in codes:
             return Parsed("action", code=code)
         return Parsed("error", message=_why_not_word(first, obs, codes))
+    alone = next((w for w in words if w.lower() in WORDS or (
+        w.lower() in COMMANDS and len(w) > 1)), None)   # (not "h": "7 h" is a card, split)
+    if len(words) > 1 and alone is not None:
+        return Parsed("error", message=f"one move at a time: type {alone.lower()} on its own "
+                                       f"(not {_echo(text)!r})")
     verb = VERBS.get(first)
     if verb is not None:
         words = words[1:]
     cards = [parse_card_word(w) for w in words]
     if not words or len(words) > 2 or any(c is None for c in cards):
-        bad = next((w for w, c in zip(words, cards) if c is None), text.strip())
-        if len(bad) > 40:       # (a pasted screenful is not echoed back)
-            bad = bad[:37] + "..."
+        bad = _echo(next((w for w, c in zip(words, cards) if c is None), text))
         return Parsed("error", message=f"I do not understand {bad!r}: type a move's number "
                                        f"(1-{len(codes)}), a card like 7d or 10♦, or help")
     card = cards[0]
@@ -139,6 +142,12 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
     if options:
         return Parsed("choose", options=options)
     return Parsed("error", message=_why_not_card(card, target, verb, obs, codes, ranks))
+
+
+def _echo(text: str) -> str:
+    """Input quoted back in a message: a pasted screenful is cut to 40 characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _kind(code: int) -> str:

@@ -1,0 +1,145 @@
+"""``durak-sim play``'s words: a command with more words on its line, the command that plays
+a stopped game's deal again, and expert's search rows in a hint."""
+import io
+import re
+import shlex
+
+import pytest
+from click.testing import CliRunner
+
+from durak_sim.cli import main
+from durak_sim.human import parse_input
+from durak_sim.records import read_records
+from durak_sim.reference import ReferenceGame
+from durak_sim.rules import Rules
+
+
+# ------------------------------------------------------------------ a command with more words
+@pytest.mark.parametrize("text,word", [("take take", "take"), ("stop, stop", "stop"),
+                                       ("quit now", "quit"), ("hint please", "hint"),
+                                       ("7h take", "take"), ("1 take", "take"),
+                                       ("show table", "show")])
+def test_a_command_with_more_words_says_one_move_at_a_time(text, word):
+    g = ReferenceGame.new(42, 7)
+    p = parse_input(text, g.observation(), g.legal_actions())
+    assert p.kind == "error"
+    assert p.message == f"one move at a time: type {word} on its own (not {text!r})"
+
+
+def test_unknown_words_and_single_commands_are_as_before():
+    g = ReferenceGame.new(42, 7)
+    obs, codes = g.observation(), g.legal_actions()
+    assert parse_input("take", obs, codes).message.startswith("only the defender takes")
+    assert parse_input("junk", obs, codes).message.startswith("I do not understand 'junk'")
+    assert parse_input("7 h", obs, codes).message.startswith("I do not understand '7'")
+    assert [parse_input(w, obs, codes).kind for w in ("h", "q", "hint", "look")] == \
+        ["help", "quit", "hint", "show"]
+
+
+# ------------------------------------------------------------------ a stopped game's command
+AGAIN = re.compile(r"the deal again from its start: (durak-sim play [^\n]+)")
+
+
+def _play(args, record, stdin):
+    return CliRunner().invoke(main, ["play", "--pace", "0", "--record", str(record), *args],
+                              input=stdin)
+
+
+@pytest.mark.parametrize("stdin,said", [("1\n1\nquit\n", "you quit after"),
+                                        ("1\n1\n", "end of input after")])
+def test_a_stopped_game_prints_the_command_of_its_deal(tmp_path, stdin, said):
+    """Quit or the end of the input (exit 0): the command printed plays the same deal, the
+    same AIs and rules; with the same moves it gives the same record."""
+    args = ["--ai", "easy", "--seed", "12", "--deal", "3", "--rules", "perevodnoy"]
+    res = _play(args, tmp_path / "a.jsonl", stdin)
+    assert res.exit_code == 0, res.output
+    assert said in res.output
+    (cmd,) = AGAIN.findall(res.output)
+    assert cmd == "durak-sim play --seed 12 --deal 3 --ai easy --rules perevodnoy"
+    again = _play(shlex.split(cmd)[2:], tmp_path / "b.jsonl", stdin)
+    assert again.exit_code == 0, again.output
+    (a,), (b,) = read_records(tmp_path / "a.jsonl"), read_records(tmp_path / "b.jsonl")
+    assert a["unfinished"] and a == b
+
+
+def test_ctrl_c_prints_the_command_and_keeps_exit_code_130(tmp_path, monkeypatch):
+    from rich.console import Console
+
+    answers = iter(["1"])
+
+    def read(self, prompt=""):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr(Console, "input", read)
+    res = _play(["--ai", "easy,random", "--seed", "4"], tmp_path / "c.jsonl", "")
+    assert res.exit_code == 130, res.output
+    assert "stopped after" in res.output
+    assert AGAIN.findall(res.output) == ["durak-sim play --seed 4 --deal 0 --ai easy,random "
+                                         "--rules podkidnoy --players 3"]
+
+
+def test_a_finished_game_keeps_its_line(tmp_path):
+    res = _play(["--ai", "random", "--seed", "2", "--deal", "1"], tmp_path / "d.jsonl",
+                "1\n" * 300)
+    assert res.exit_code == 0, res.output
+    assert "the deal again: durak-sim play --seed 2 --deal 1 --ai random\n" in res.output
+    assert "from its start" not in res.output
+
+
+# ------------------------------------------------------------------ expert's search rows
+def test_search_lines_say_what_a_dropped_move_and_the_baseline_are():
+    from durak_sim.advise import search_lines
+
+    lines = search_lines([("1 take", 0.0, 0.0, True), ("2 beat", 0.0, 0.0, False),
+                          ("3 beat", -0.03, 0.02, False, -8), ("4 beat", 0.2, 0.05, True)],
+                         "4 beat")
+    assert lines == ["  1 take: hard's choice (the baseline)",
+                     "  2 beat: dropped: the same result as hard's choice on every deal it "
+                     "was played on",
+                     "  3 beat: dropped: behind hard's choice, net -8 over the deals it was "
+                     "played on",
+                     "  4 beat: +0.200 \u00b1 0.098  <- played"]
+
+
+def test_expert_hint_never_shows_a_dropped_move_as_zero_plus_minus_zero():
+    """Seed 5 deal 10 (random moves for seat 0): hints where expert dropped a move that tied
+    hard's choice on every deal it tried, and others behind it; no row pairs "dropped" with
+    a mean and interval, and the baseline is named."""
+    import random
+
+    from rich.console import Console
+
+    from durak_sim.human import PlaySession, Screen
+    from durak_sim.registry import get_strategy
+
+    screen = Screen(Console(file=io.StringIO(), no_color=True, soft_wrap=True))
+    session = PlaySession(5, 10, Rules(), [get_strategy("easy")], screen, read=input, pace=0)
+    g, rng = session.game, random.Random(10)
+    seen = set()
+    while not g.is_over() and len(g.stock) >= 2 and len(seen) < 3:
+        codes = g.legal_actions()
+        if g.to_move() == 0 and len(codes) > 2:
+            lines = session.hint_lines(g.observation(0), codes)
+            rows = lines[1:]
+            assert len(rows) == len(codes) and "deals it sampled" in lines[0]
+            assert not any("dropped" in r and "\u00b1" in r for r in rows), rows
+            assert sum("hard's choice (the baseline)" in r for r in rows) == 1, rows
+            seen |= {kind for kind in ("the same result", "behind", "\u00b1")
+                     if any(kind in r for r in rows)}
+        g.apply(rng.choice(codes))
+    assert {"the same result", "behind"} <= seen, seen
+
+
+def test_the_command_names_the_plugins_the_ais_come_from(tmp_path):
+    plugin = tmp_path / "polish_plugin.py"
+    plugin.write_text("from durak_sim.registry import register_strategy\n"
+                      "from durak_sim.strategies.random import decide\n"
+                      "register_strategy('polishrandom', decide, description='random')\n")
+    res = _play(["--ai", "polishrandom", "--seed", "6", "--plugin", str(plugin)],
+                tmp_path / "e.jsonl", "quit\n")
+    assert res.exit_code == 0, res.output
+    assert AGAIN.findall(res.output) == [f"durak-sim play --seed 6 --deal 0 --ai polishrandom "
+                                         f"--plugin {shlex.quote(str(plugin))}"]
