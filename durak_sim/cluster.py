@@ -41,6 +41,10 @@ CONNECT_TIMEOUT = 10
 WORKER_WAIT = 30.0
 #: seconds between two looks at the cluster while no chunk comes back
 POLL_SECONDS = 1.0
+#: the address schemes a run connects with (``HOST:PORT`` alone is ``tcp://``); ``tls://``
+#: needs dask's TLS settings, ``inproc://`` a scheduler in this same process
+SCHEMES = ("tcp", "ws", "wss", "tls")
+SUPPORTED = "tcp://HOST:PORT or HOST:PORT, ws://, wss://, and tls:// with dask's TLS settings"
 _LOADED_PLUGINS: set[str] = set()
 
 
@@ -90,23 +94,56 @@ def _client_class():
 
 
 def check_address(address: str) -> None:
-    """A malformed scheduler address is a :class:`UserError` before any connection is
-    tried (an empty one would start a local cluster instead)."""
+    """A malformed scheduler address, or one whose scheme durak-sim does not connect with
+    (:data:`SCHEMES`), is a :class:`UserError` before any connection is tried (an empty
+    one would start a local cluster instead)."""
     from distributed.comm.addressing import get_address_host_port, parse_address
     from distributed.comm.registry import get_backend
 
     try:
         if not address.strip():
             raise ValueError("empty")
-        scheme, _ = parse_address(address)
+        scheme, loc = parse_address(address)
         get_backend(scheme)
-        if scheme in ("tcp", "tls", "ws", "wss"):   # (the others have no host and port)
-            host, port = get_address_host_port(address)
-            if not host or not 0 < int(port) < 65536:
-                raise ValueError("no host" if not host else f"port {port} out of range")
     except (ValueError, TypeError, ImportError) as exc:
         raise UserError(f"--scheduler {address!r} is not a dask scheduler address "
                         f"({_first_line(exc, name=False)}); give tcp://HOST:PORT") from None
+    _check_scheme(address, scheme, loc)
+    if scheme == "inproc":   # (no host and port)
+        return
+    try:
+        host, port = get_address_host_port(address)
+        if not host or not 0 < int(port) < 65536:
+            raise ValueError("no host" if not host else f"port {port} out of range")
+    except (ValueError, TypeError) as exc:
+        raise UserError(f"--scheduler {address!r} is not a dask scheduler address "
+                        f"({_first_line(exc, name=False)}); give tcp://HOST:PORT") from None
+
+
+def _check_scheme(address: str, scheme: str, loc: str) -> None:
+    """A :class:`UserError` for a scheme that cannot reach the scheduler from here."""
+    if scheme == "inproc":
+        from distributed.comm.inproc import global_manager
+
+        try:
+            if global_manager.get_listener_for(loc) is not None:
+                return   # (a library caller's scheduler in this process)
+        except ValueError:   # another process's address, or no inproc address at all
+            pass
+        raise UserError(f"--scheduler {address!r}: the inproc:// scheme is not supported "
+                        f"here, it reaches only a scheduler in the same process "
+                        f"(supported: {SUPPORTED})")
+    if scheme not in SCHEMES:
+        raise UserError(f"--scheduler {address!r}: the {scheme}:// scheme is not supported "
+                        f"(supported: {SUPPORTED})")
+    if scheme == "tls":
+        from distributed.security import Security
+
+        sec = Security()
+        if not (sec.tls_ca_file and sec.tls_client_cert):
+            raise UserError(f"--scheduler {address!r}: tls:// needs dask's TLS settings "
+                            f"(distributed.comm.tls.ca-file and .client.cert), which are "
+                            f"not set; give tcp://HOST:PORT, HOST:PORT, ws:// or wss://")
 
 
 @contextmanager

@@ -4,7 +4,7 @@ Every output durak-sim writes goes first to a temporary file in the same folder,
 to disk, and is then put in place by ``os.replace``: a crash or a kill leaves the old file or
 the new one, never half of one. A SIGKILL leaves the temporary file itself; the next write of
 the same file removes it (:func:`atomic_text_file`), and ``remove_temporaries`` those of a
-tournament folder.
+tournament folder. A symbolic link stays a link: the file it points to gets the new content.
 """
 from __future__ import annotations
 
@@ -30,6 +30,32 @@ class WriteError(StorageError):
 # --------------------------------------------------------------------------------------
 # Atomic files
 # --------------------------------------------------------------------------------------
+def write_target(path: Path) -> Path:
+    """The file a write of ``path`` replaces: ``path``, or when it is a symbolic link the
+    regular file it points to (through every link), so that the link stays a link. A link
+    to nothing, to a loop or to something other than a file is a :class:`WriteError`."""
+    path = Path(path)
+    if not os.path.islink(path):
+        return path
+    try:
+        target = Path(os.path.realpath(path, strict=True))
+        regular = target.is_file()
+    except FileNotFoundError:
+        raise WriteError(f"cannot write {path}: it is a symbolic link to "
+                         f"{os.path.realpath(path)}, which does not exist (make that file or "
+                         f"remove the link)") from None
+    except OSError as exc:   # a loop of links, a folder it may not look into
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if not regular:
+        raise WriteError(f"cannot write {path}: it is a symbolic link to {target}, which is "
+                         f"not a regular file")
+    return target
+
+
+def _named(path: Path, target: Path) -> str:
+    return str(path) if target == path else f"{path} (a symbolic link to {target})"
+
+
 def atomic_write_bytes(path: Path, data: bytes, sync: bool = True) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, whole.
     ``sync=False``: not forced to disk first (a few ms a file), for files that can be
@@ -41,25 +67,28 @@ def atomic_write_bytes(path: Path, data: bytes, sync: bool = True) -> None:
     b'hi'
     """
     path = Path(path)
-    tmp = path.with_name(path.name + TMP_SUFFIX)
+    target = write_target(path)
+    tmp = target.with_name(target.name + TMP_SUFFIX)
     try:
         with open(tmp, "wb") as f:
             f.write(data)
             if sync:
                 f.flush()
                 os.fsync(f.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except OSError as exc:   # a full disk, a read-only folder: say which file
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
-        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise WriteError(f"cannot write {_named(path, target)}: {exc.strerror or exc}"
+                         ) from None
 
 
 @contextlib.contextmanager
 def atomic_text_file(path: Path, encoding: str = "utf-8"):
     """A text file written in full or not at all: the lines go to a temporary file beside
     ``path``, which replaces ``path`` only when the ``with`` block ends without an error
-    (an error, Ctrl-C or a kill leaves ``path`` as it was).
+    (an error, Ctrl-C or a kill leaves ``path`` as it was). A symbolic link: its file
+    (:func:`write_target`).
 
     >>> import tempfile
     >>> p = Path(tempfile.mkdtemp()) / "x.txt"
@@ -69,16 +98,18 @@ def atomic_text_file(path: Path, encoding: str = "utf-8"):
     'hi\\n'
     """
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}{TMP_SUFFIX}")
-    _remove_orphans(path)
+    target = write_target(path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}{TMP_SUFFIX}")
+    _remove_orphans(target)
     try:
         with open(tmp, "w", encoding=encoding, newline="\n") as f:
             yield f
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except OSError as exc:   # a full disk, a read-only folder: say which file
-        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise WriteError(f"cannot write {_named(path, target)}: {exc.strerror or exc}"
+                         ) from None
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
@@ -137,4 +168,5 @@ def remove_temporaries(out: Path) -> int:
 
 
 __all__ = ["StorageError", "TMP_SUFFIX", "WriteError", "atomic_text_file", "atomic_write_bytes",
-           "atomic_write_text", "make_folder", "remove_temporaries", "sha256_file"]
+           "atomic_write_text", "make_folder", "remove_temporaries", "sha256_file",
+           "write_target"]

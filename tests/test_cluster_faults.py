@@ -219,6 +219,49 @@ def test_a_malformed_address_is_one_line_at_once(tmp_path, address):
     assert took < 10 and not (tmp_path / "t").exists()
 
 
+@pytest.mark.parametrize("server", [False], indirect=True)
+@pytest.mark.parametrize("scheme, words", [
+    ("ucx", ["the ucx:// scheme is not supported"]),
+    ("inproc", ["the inproc:// scheme is not supported here", "in the same process"]),
+    ("tls", ["tls:// needs dask's TLS settings", "which are not set"])])
+def test_an_unsupported_scheme_is_one_line_without_connecting(tmp_path, server, scheme, words,
+                                                             monkeypatch):
+    """Named as such, with the schemes that work, before any connection: a listening
+    server at the address's host and port sees none."""
+    from durak_sim.cluster import SUPPORTED
+
+    for var in [v for v in os.environ if v.startswith("DASK_DISTRIBUTED__COMM__TLS")]:
+        monkeypatch.delenv(var)
+    address = (f"inproc://127.0.0.1/{os.getpid()}/1" if scheme == "inproc"
+               else server.address.replace("tcp://", f"{scheme}://"))
+    rc, err, took = finish(cli(tmp_path, *ARGS, "--out", "t", "--scheduler", address),
+                           within=30)
+    assert rc == 2 and len(err) == 1, err
+    assert err[0].startswith(f"durak-sim: error: --scheduler {address!r}: "), err
+    assert all(w in err[0] for w in words), err
+    assert SUPPORTED in err[0] or "give tcp://HOST:PORT, HOST:PORT, ws:// or wss://" in err[0]
+    assert not server.accepted.is_set() and not (tmp_path / "t").exists()
+
+
+def test_supported_schemes_pass_the_address_check():
+    """``HOST:PORT`` is tcp://; tls:// once dask's TLS settings name a CA and a client
+    certificate (the files are read only when connecting)."""
+    import dask
+
+    from durak_sim.cluster import check_address
+    from durak_sim.errors import UserError
+
+    for address in ("127.0.0.1:8786", "tcp://h:1", "ws://h:1", "wss://h:1"):
+        check_address(address)
+    with dask.config.set({"distributed.comm.tls.ca-file": "ca.pem",
+                          "distributed.comm.tls.client.cert": "cert.pem"}):
+        check_address("tls://h:1")
+    with dask.config.set({"distributed.comm.tls.ca-file": None,
+                          "distributed.comm.tls.client.cert": None}):
+        with pytest.raises(UserError, match="tls:// needs dask's TLS settings"):
+            check_address("tls://h:1")
+
+
 class Server:
     """A TCP server that is no dask scheduler: it accepts and says nothing, or answers
     garbage. ``accepted`` is set at the first connection."""

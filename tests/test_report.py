@@ -244,6 +244,38 @@ def test_report_refuses_a_folder_a_tournament_is_writing_and_names_a_damaged_chu
                           "--resume")
 
 
+def test_report_writes_through_links_and_keeps_them(finished, tmp_path):
+    """``report DIR`` where outputs are symbolic links: each link's file gets the new
+    content and the links stay links; a link to nothing is one line, nothing created."""
+    import os
+    import shutil
+
+    from cli_errors import assert_one_line_error, invoke
+
+    out, pub = tmp_path / "t", tmp_path / "published"
+    shutil.copytree(finished, out)
+    pub.mkdir()
+    linked = ["report.md", "report.html", TABLE_FILES["ratings"], "plots/convergence.png"]
+    for i, name in enumerate(linked):   # absolute and relative links
+        (out / name).unlink()
+        (pub / f"{i}").write_bytes(b"stale")
+        target = pub / f"{i}" if i % 2 else os.path.relpath(pub / f"{i}", (out / name).parent)
+        os.symlink(target, out / name)
+    proc = invoke("report", out)
+    assert proc.returncode == 0, proc.stderr
+    for i, name in enumerate(linked):
+        assert (out / name).is_symlink()
+        assert (pub / f"{i}").read_bytes() == (finished / name).read_bytes()
+    assert sorted(p.name for p in pub.iterdir()) == [str(i) for i in range(len(linked))]
+    assert not list(out.rglob("*.tmp"))
+
+    (out / "report.md").unlink()
+    os.symlink(pub / "gone.md", out / "report.md")
+    assert_one_line_error(invoke("report", out), f"cannot write {out / 'report.md'}",
+                          "gone.md, which does not exist")
+    assert (out / "report.md").is_symlink() and not (pub / "gone.md").exists()
+
+
 def test_a_field_of_three_gets_every_plot_and_a_pair_not_the_redundant_two(tmp_path):
     g = _example_games()
     h = g.replace({"random": "normal"})

@@ -154,6 +154,43 @@ def test_stats_agree_on_stored_and_object_frames():
         pd.testing.assert_frame_equal(a.astype(names), b.astype(names), check_dtype=False)
 
 
+def test_an_atomic_write_onto_a_link_writes_its_file_and_keeps_the_link(tmp_path):
+    """Through every link (relative ones too) to the regular file at the end, renamed into
+    place beside it; a link to nothing, to a folder or in a loop is refused, untouched."""
+    import os
+
+    from durak_sim.files import WriteError, atomic_text_file
+
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "report.md").write_text("old")
+    os.symlink("../elsewhere/report.md", out / "mid.md")
+    os.symlink(out / "mid.md", out / "report.md")
+    atomic_write_bytes(out / "report.md", b"new")
+    with atomic_text_file(out / "mid.md") as f:
+        f.write("text\n")
+    assert (elsewhere / "report.md").read_text() == "text\n"
+    assert (out / "report.md").is_symlink() and (out / "mid.md").is_symlink()
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["report.md"]
+    assert sorted(p.name for p in out.iterdir()) == ["mid.md", "report.md"]
+
+    os.symlink(elsewhere / "nowhere.md", out / "dangling.md")
+    os.symlink(elsewhere, out / "folder.md")
+    os.symlink("loop.md", out / "loop.md")
+    for name, why in (("dangling.md", "nowhere.md, which does not exist"),
+                      ("folder.md", "elsewhere, which is not a regular file"),
+                      ("loop.md", "Too many levels of symbolic links")):
+        with pytest.raises(WriteError, match=f"^cannot write {out / name}: .*{why}"):
+            atomic_write_bytes(out / name, b"x")
+        with pytest.raises(WriteError, match=f"^cannot write {out / name}: .*{why}"):
+            with atomic_text_file(out / name) as f:
+                f.write("x")
+        assert (out / name).is_symlink()
+    assert not (elsewhere / "nowhere.md").exists()
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["report.md"]
+
+
 def test_a_read_only_folder_is_named_in_one_line(tmp_path, monkeypatch):
     """On a read-only file system even the clean-up of the temporary file fails: the error
     still names the file being written, not the temporary one."""
