@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .errors import UserError
-from .play import cpu_count, play_games, resolve_strategies
+from .play import cpu_count, default_threads, play_games, resolve_strategies
 from .rules import Rules
 
 
@@ -37,7 +37,7 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
         rules = Rules() if len(strats) == 2 else Rules(players=len(strats))
     if not all(s.compiled for s in strats):
         raise UserError("bench times the numba kernel: every strategy must be numba-compiled")
-    threads = list(threads) if threads else sorted({1, cpu_count()})
+    threads = list(threads) if threads else sorted({1, default_threads()})
     for n_threads in threads:
         if not 1 <= n_threads <= thread_limit():
             raise UserError(f"threads must be in 1..{thread_limit()}, got {n_threads}")

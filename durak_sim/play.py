@@ -51,6 +51,14 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
+def default_threads() -> int:
+    """The kernel threads a run uses when not told: every core this process may use, at
+    most ``NUMBA_NUM_THREADS`` (numba's own limit, which a user may have set lower)."""
+    from .kernel.threads import thread_limit
+
+    return max(1, min(cpu_count(), thread_limit()))
+
+
 def resolve_strategies(names: Sequence[str | Strategy]) -> list[Strategy]:
     return [n if isinstance(n, Strategy) else get_strategy(n) for n in names]
 
@@ -237,7 +245,7 @@ def _set_threads(threads: int | None) -> int:
     from .kernel.threads import set_threads, thread_limit
 
     limit = thread_limit()
-    t = cpu_count() if threads is None else int(threads)
+    t = default_threads() if threads is None else int(threads)
     if not 1 <= t <= limit:
         raise UserError(f"threads must be in 1..{limit}, got {threads}")
     set_threads(t)

@@ -419,13 +419,13 @@ def _address(cluster) -> str | None:
 def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, progress,
           console, t_start: float, prefetch: bool = False, cluster=None) -> TournamentResult:
     from . import runner
-    from .play import cpu_count
+    from .play import default_threads
 
     wanted = {(*key, lo) for lo, _ in config.chunk_ranges() for key in config.lineups()}
     total_chunks = len(wanted)
     result = TournamentResult(out=out, config=config, complete=False,
                               chunks_done=len(manifest.done & wanted), chunks_total=total_chunks,
-                              threads=threads if cluster is not None else threads or cpu_count(),
+                              threads=threads if cluster is not None else threads or default_threads(),
                               workers=cluster.workers if cluster is not None else None)
     prefetcher = None
     if prefetch and result.chunks_done < total_chunks:

@@ -113,6 +113,24 @@ def test_listing_strategies_and_help_compile_nothing(tmp_path):
         assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*.nbi"))
 
 
+def test_numba_num_threads_below_the_cores_is_the_default_not_an_error(tmp_path):
+    """With ``NUMBA_NUM_THREADS`` set below the cores (common on shared machines), a run
+    without --threads uses that many threads (it said "threads must be in 1..1, got None");
+    more than that is still refused in one line."""
+    import os
+
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    ok = subprocess.run([*CLI, "match", "easy", "random", "--deals", "5"],
+                        capture_output=True, text=True, env=env)
+    assert ok.returncode == 0, ok.stderr
+    bench = subprocess.run([*CLI, "bench", "--pairing", "random,random", "--deals", "200",
+                            "--repeat", "1"], capture_output=True, text=True, env=env)
+    assert bench.returncode == 0 and '"threads": 1' in bench.stdout, bench.stderr
+    too_many = subprocess.run([*CLI, "match", "easy", "random", "--deals", "5", "--threads",
+                               "2"], capture_output=True, text=True, env=env)
+    assert too_many.returncode == 2 and "threads must be in 1..1" in too_many.stderr
+
+
 @pytest.mark.slow   # a whole kernel compiled cold (CI's main job shows the notice too)
 def test_a_cold_compile_is_announced_once(tmp_path):
     """On an empty cache a match says once, before compiling, what it compiles; the next run
