@@ -47,21 +47,28 @@ engine_timeout_option = click.option(
 
 def check_output_file(path: Path, force: bool, option: str) -> None:
     """``path`` may be written (atomically, later): its folder is writable, and it does not
-    exist unless ``force``; what exists there is a plain file (the write replaces what is at
-    the path: a link, a device such as /dev/null or a pipe would be lost, so they are
-    refused even with ``force``). Nothing is created or changed here."""
+    exist unless ``force``; what exists there is a plain file or a symbolic link to one (the
+    write replaces the linked file and keeps the link: ``files.write_target``). A device
+    such as /dev/null, a pipe or a link to nothing would be lost or surprising, so they are
+    refused even with ``force``. Nothing is created or changed here."""
     import stat
     import tempfile
 
+    from .files import WriteError, write_target
+
     if path.is_dir():
         raise UserError(f"{option} {path} is a folder")
-    if path.is_symlink() or (path.exists() and not stat.S_ISREG(path.stat().st_mode)):
-        what = "a link" if path.is_symlink() else "not a plain file (a device or a pipe)"
-        raise UserError(f"{option} {path} is {what}: the file is written whole and put in "
-                        f"its place, so give the path of a plain file")
+    try:
+        target = write_target(path)
+    except WriteError as exc:
+        raise UserError(f"{option}: {exc}") from None
+    if target.exists() and not stat.S_ISREG(target.stat().st_mode):
+        raise UserError(f"{option} {path} is not a plain file (a device or a pipe): the file "
+                        f"is written whole and put in its place, so give the path of a plain "
+                        f"file")
     if path.exists() and not force:
         raise UserError(f"{option} {path} exists: add --force to replace it")
-    folder = path.parent if str(path.parent) else Path(".")
+    folder = target.parent if str(target.parent) else Path(".")
     try:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".durak-sim-", delete=True):
             pass

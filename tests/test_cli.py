@@ -281,9 +281,11 @@ def test_a_failing_match_never_touches_an_existing_records_file(tmp_path):
     assert len(keep.read_text().splitlines()) == 10
 
 
-def test_force_never_replaces_a_link_a_device_or_a_pipe(tmp_path):
+def test_force_never_replaces_a_device_a_pipe_or_a_link(tmp_path):
     """The records are written whole and renamed into place: a rename would put a plain
-    file where /dev/null, a named pipe or a link was."""
+    file where /dev/null or a named pipe was, so they are refused even with --force; a link
+    to a plain file is written through (its file replaced, the link kept), a link to
+    nothing refused."""
     import os
     from pathlib import Path
 
@@ -292,14 +294,22 @@ def test_force_never_replaces_a_link_a_device_or_a_pipe(tmp_path):
     (tmp_path / "link.jsonl").symlink_to(keep)
     (tmp_path / "dangling.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
     os.mkfifo(tmp_path / "pipe")
-    for name, words in (("link.jsonl", ["is a link"]), ("dangling.jsonl", ["is a link"]),
+    for name, words in (("dangling.jsonl", ["symbolic link", "does not exist"]),
                         ("pipe", ["not a plain file"]), (os.devnull, ["not a plain file"])):
         proc = run_cli("match", "easy", "random", "--deals", "2", "--records",
                        str(tmp_path / name), "--force")
         assert_one_line_error(proc, *words)
+    assert not (tmp_path / "nowhere.jsonl").exists()
+    assert (tmp_path / "pipe").is_fifo() and Path(os.devnull).is_char_device()
+    proc = run_cli("match", "easy", "random", "--deals", "2", "--records",
+                   str(tmp_path / "link.jsonl"))
+    assert_one_line_error(proc, "exists", "--force")
     assert keep.read_text() == "precious\n"
-    assert (tmp_path / "link.jsonl").is_symlink() and (tmp_path / "pipe").is_fifo()
-    assert Path(os.devnull).is_char_device()
+    proc = run_cli("match", "easy", "random", "--deals", "2", "--records",
+                   str(tmp_path / "link.jsonl"), "--force")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "link.jsonl").is_symlink()
+    assert len(keep.read_text().splitlines()) == 4   # two deals, seats swapped
 
 
 def test_a_terminal_without_the_characters_gets_question_marks_not_half_a_summary(tmp_path):
