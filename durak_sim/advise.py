@@ -16,9 +16,9 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Advice:
     """expert's move at a position; ``moves`` one row per legal move: ``(action, mean gain
-    over hard's choice, its standard error, still in the running, net gain over the deals
-    it was played on)``, in the engine's order (empty when expert did not search: the exact
-    endgame, which it plays as hard)."""
+    over hard's choice, its standard error, still in the running, sampled deals it was
+    played on)`` (mean and error over those deals), in the engine's order
+    (empty when expert did not search: the exact endgame, which it plays as hard)."""
     seat: int
     action: str
     moves: tuple
@@ -26,7 +26,8 @@ class Advice:
     def to_dict(self) -> dict:
         return {"advisor": "expert", "seat": self.seat, "action": self.action,
                 "moves": [{"action": a, "gain": round(g, 6), "se": round(se, 6),
-                           "in_running": alive} for a, g, se, alive, _ in self.moves]}
+                           "in_running": alive, "deals": n}
+                          for a, g, se, alive, n in self.moves]}
 
 
 def search_words(samples: int | None = None) -> str:
@@ -38,39 +39,34 @@ def search_words(samples: int | None = None) -> str:
             f"is dropped, no longer played out")
 
 
-SEARCH_WORDS = search_words()
-
 
 def search_lines(moves, played) -> list[str]:
     """One line per move of expert's search: ``moves`` rows ``(label, mean gain, standard
-    error, still in the running[, net])``; the row whose label is ``played`` is marked.
+    error, still in the running[, deals it was played on])``; the row whose label is
+    ``played`` is marked. Hard's choice, the baseline, is the row in the running with no
+    gain and no spread (a move tied with it on every deal is dropped at the first check); a
+    dropped move's mean and interval are over the deals it was played on, before its drop.
 
-    Hard's choice, the baseline, is the row in the running with no gain and no spread (a
-    move tied with it on every deal is dropped at the first check). A dropped move's gain
-    and error count the deals after its drop as ties, so they are not shown: only whether
-    it was behind or tied, with ``net`` (its results less hard's choice's over the deals it
-    was played on) when given.
-
-    >>> for line in search_lines([("attack 6S", 0.0, 0.0, True), ("attack 7C", 0.1875,
-    ...                           0.0725, True), ("attack 8C", 0.0, 0.0, False),
-    ...                           ("take", -0.25, 0.1, False, -4)], "attack 7C"):
+    >>> for line in search_lines([("attack 6S", 0.0, 0.0, True, 64), ("attack 7C", 0.1875,
+    ...                           0.0725, True, 64), ("attack 8C", 0.0, 0.0, False, 16),
+    ...                           ("take", -0.25, 0.1, False, 16)], "attack 7C"):
     ...     print(line)
       attack 6S: hard's choice (the baseline)
       attack 7C: +0.188 ± 0.142  <- played
-      attack 8C: dropped: the same result as hard's choice on every deal it was played on
-      take: dropped: behind hard's choice, net -4 over the deals it was played on
+      attack 8C: dropped after 16 deals, the same result as hard's choice on each
+      take: -0.250 ± 0.196, dropped after 16 deals
     """
     lines = []
-    for label, gain, se, alive, *net in moves:
+    for label, gain, se, alive, *deals in moves:
+        after = f" after {deals[0]} deals" if deals else ""
         if alive and gain == 0 and se == 0:
             what = "hard's choice (the baseline)"
         elif alive:
             what = f"{gain:+.3f} \u00b1 {1.96 * se:.3f}"
         elif gain == 0 and se == 0:
-            what = "dropped: the same result as hard's choice on every deal it was played on"
+            what = f"dropped{after}, the same result as hard's choice on each"
         else:
-            what = "dropped: behind hard's choice" + (
-                f", net {net[0]:+d} over the deals it was played on" if net else "")
+            what = f"{gain:+.3f} \u00b1 {1.96 * se:.3f}, dropped{after}"
         lines.append(f"  {label}: {what}" + ("  <- played" if label == played else ""))
     return lines
 
@@ -90,12 +86,10 @@ def applies(position) -> bool:
 def advise(position, seed: int = 0) -> Advice:
     """expert's advice for the seat to move of ``position`` (see :func:`applies`); its
     random stream is that seat's stream of deal 0 of master seed ``seed``."""
-    import numpy as np
-
     from .play import prepare
     from .reference import ReferenceGame, hist_for_strategy, legal_array, seat_inputs
     from .registry import get_strategy
-    from .strategies.expert import E_DONE, MEMORY, expert_advice
+    from .strategies.expert import expert_advice
     from .views import action_text
 
     strat = get_strategy("expert")
@@ -104,10 +98,6 @@ def advise(position, seed: int = 0) -> Advice:
     seat = g.to_move()
     obs, codes = g.observation(seat), g.legal_actions()
     rngs, _ = seat_inputs(seed, 0, [strat, strat])   # (the two-player default game)
-    work = np.zeros(MEMORY, np.int64)   # a fresh workspace, as expert_advice makes
-    work[0] = 1
-    code, rows = expert_advice(obs, legal_array(codes), hist_for_strategy(g), rngs[seat], work)
-    done = int(work[E_DONE])
-    moves = tuple((action_text(obs, c), gain, se, alive, round(gain * done))
-                  for c, gain, se, alive in rows)
+    code, rows = expert_advice(obs, legal_array(codes), hist_for_strategy(g), rngs[seat])
+    moves = tuple((action_text(obs, c), *row) for c, *row in rows)
     return Advice(seat, action_text(obs, code), moves)

@@ -176,7 +176,8 @@ class _ProgressLine:
                    "time, interrupt, depth), \"bounds\": [lo, hi] and \"action_bounds\" "
                    "(when it cut the order short, \"order_exact\": false and \"stopped_by\"). "
                    "With --expert: advisor, seat, action and moves (each: action, gain, se, "
-                   "in_running: still among the candidates when the search ended).")
+                   "in_running: still among the candidates when the search ended, deals: "
+                   "the sampled deals it was played on, over which gain and se are).")
 @click.option("--time-limit", type=click.FloatRange(min=0, max=MAX_SECONDS),
               default=DEFAULT_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
@@ -237,12 +238,12 @@ def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
 
 
 def _advice_text(i: int, n: int | None, a) -> str:
-    from .advise import SEARCH_WORDS, search_lines
+    from .advise import search_lines, search_words
 
     head = f"position {_of(i, n)}: " if n != 1 else ""
     lines = [f"{head}seat {a.seat} to move, as it sees the position: expert plays {a.action}"]
     if a.moves:
-        lines[0] += f" ({SEARCH_WORDS})"
+        lines[0] += f" ({search_words(max(m[-1] for m in a.moves))})"
         lines += search_lines(a.moves, a.action)
     return "\n".join(lines)
 

@@ -417,8 +417,8 @@ class PlaySession:
         strongest level that plays this table: expert, else hard, else easy) would play in
         seat 0 here, with a random stream and workspace of its own for this deal; expert's
         statistics per move (``{code: (mean gain over hard's choice, standard error, still
-        in the running, net gain over the deals it was played on)}``, empty when it did not
-        search) and the number of deals its search sampled."""
+        in the running, sampled deals it was played on)}``, empty when it did not search)
+        and the number of deals its search sampled."""
         from .play import prepare
         from .reference import hist_for_strategy, legal_array, seat_inputs
         from .registry import get_strategy
@@ -436,16 +436,11 @@ class PlaySession:
         legal, hist = legal_array(codes), hist_for_strategy(self.game)
         rows, samples = {}, 0
         if strat.name == "expert":
-            import numpy as np
+            from .strategies.expert import expert_advice
 
-            from .strategies.expert import E_DONE, MEMORY, expert_advice
-
-            work = np.zeros(MEMORY, np.int64)   # a fresh workspace, as expert_advice makes
-            work[0] = 1
-            code, found = expert_advice(obs, legal, hist, rng, work)
-            samples = int(work[E_DONE]) if found else 0
-            # (a mean over all the samples: times their number, the exact net of each move)
-            rows = {c: (gain, se, alive, round(gain * samples)) for c, gain, se, alive in found}
+            code, found = expert_advice(obs, legal, hist, rng)   # a fresh workspace
+            rows = {c: tuple(row) for c, *row in found}
+            samples = max((n for *_, n in found), default=0)
         else:
             code = int(strat.decide(obs, legal, hist, rng, mem))
         return strat.name, code if code in codes else codes[0], rows, samples

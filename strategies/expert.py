@@ -155,7 +155,8 @@ E_MODEL = E_BASE + 1         # ... 1 when the opponent model was easy
 E_SUM = E_MODEL + 1          # ... 256 words: per legal action, the sum of the gains
 E_SQ = E_SUM + 256           # ... 256 words: the sum of their squares
 E_ALIVE = E_SQ + 256         # ... 256 words: 1 when not dropped
-RESET = E_ALIVE + 256
+E_PLAYED = E_ALIVE + 256     # ... 256 words: the determinizations it was played on
+RESET = E_PLAYED + 256
 E_STOCK = RESET              # 40 words: a determinization's stock
 E_RES = E_STOCK + 40         # 256 words: its rollout results
 E_W = E_RES + 256            # 16 words: the compact rollout's words (W_SIZE)
@@ -469,6 +470,7 @@ def search_decide(obs, legal, hist, rng, mem, samples, step, z_play, z_drop, fac
         mem[E_SUM + a] = 0
         mem[E_SQ + a] = 0
         mem[E_ALIVE + a] = 1
+        mem[E_PLAYED + a] = 0
     mem[E_BASE] = base
     mem[E_MODEL] = opp_easy
     mem[E_DONE] = 0
@@ -501,6 +503,9 @@ def search_decide(obs, legal, hist, rng, mem, samples, step, z_play, z_drop, fac
                     mem[E_SQ + a] += d * d
         done += step
         mem[E_DONE] = done
+        for a in range(n):
+            if mem[E_ALIVE + a] != 0:
+                mem[E_PLAYED + a] = done
         for a in range(n):
             if a != bi and mem[E_ALIVE + a] != 0:
                 mean, se = _gain(mem, a, done)
@@ -551,19 +556,22 @@ def decide_deep(obs, legal, hist, rng, mem):
 def expert_advice(obs, legal, hist, rng, mem=None):
     """expert's choice at a position of the default game, with the search's statistics:
     ``(action, rows)``, a row per legal action ``(code, mean gain over the base action,
-    standard error, still in the running)`` (empty when it did not search: the exact endgame).
-    ``mem`` defaults to a fresh workspace (the card memory reads the whole history)."""
+    standard error, still in the running, determinizations it was played on)``, the mean and
+    error over those (a dropped move's stop at its drop; the base action's row is 0, 0)
+    (empty when it did not search: the exact endgame). ``mem`` defaults to a fresh workspace
+    (the card memory reads the whole history)."""
     if mem is None:
         mem = np.zeros(MEMORY, np.int64)
         mem[0] = 1
     before = int(mem[E_SEARCHED])
     act = int(decide(obs, legal, hist, rng, mem))
     rows = []
-    done = int(mem[E_DONE])
-    if int(mem[E_SEARCHED]) > before and done > 0:
+    if int(mem[E_SEARCHED]) > before and int(mem[E_DONE]) > 0:
         for a in range(int(legal[0])):
-            mean, se = _gain(mem, np.int64(a), np.int64(done))
-            rows.append((int(legal[1 + a]), float(mean), float(se), bool(mem[E_ALIVE + a])))
+            played = int(mem[E_PLAYED + a])
+            mean, se = _gain(mem, np.int64(a), np.int64(played))
+            rows.append((int(legal[1 + a]), float(mean), float(se), bool(mem[E_ALIVE + a]),
+                         played))
     return act, rows
 
 

@@ -271,6 +271,12 @@ def test_expert_searches_before_the_endgame_and_advises():
     base = int(mem[X.E_BASE])
     assert any(r[0] == base and r[1] == 0.0 for r in rows)
     assert mem[X.E_SEARCHED] == 1 and mem[X.E_ROLLOUTS] >= mem[X.E_DONE] > 0
+    # each row's deals: the whole search for a move in the running, fewer for a dropped one
+    # (its mean is over those alone: the sum of its gains over them)
+    done = int(mem[X.E_DONE])
+    for k, (code, mean, se, alive, deals) in enumerate(rows):
+        assert (deals == done) if alive else (0 < deals <= done)
+        assert mean * deals == pytest.approx(mem[X.E_SUM + k])
 
 
 def test_expert_is_registered_for_the_default_game_only():
@@ -337,6 +343,7 @@ def test_solve_expert_advises_from_the_seat_s_view(tmp_path):
     assert res.exit_code == 0, res.output
     first, second = (json.loads(x) for x in res.output.strip().splitlines())
     assert first["advisor"] == "expert" and len(first["moves"]) == 6
+    assert all(0 < m["deals"] <= max(n["deals"] for n in first["moves"]) for m in first["moves"])
     assert second["value"] == -1
     # the cards known to be in the other hand (R6.1) reach expert's view
     from durak_sim.cards import cards_mask, parse_card

@@ -93,21 +93,20 @@ def test_a_finished_game_keeps_its_line(tmp_path):
 def test_search_lines_say_what_a_dropped_move_and_the_baseline_are():
     from durak_sim.advise import search_lines
 
-    lines = search_lines([("1 take", 0.0, 0.0, True), ("2 beat", 0.0, 0.0, False),
-                          ("3 beat", -0.03, 0.02, False, -8), ("4 beat", 0.2, 0.05, True)],
+    lines = search_lines([("1 take", 0.0, 0.0, True, 64), ("2 beat", 0.0, 0.0, False, 16),
+                          ("3 beat", -0.5, 0.1, False, 16), ("4 beat", 0.2, 0.05, True, 64)],
                          "4 beat")
     assert lines == ["  1 take: hard's choice (the baseline)",
-                     "  2 beat: dropped: the same result as hard's choice on every deal it "
-                     "was played on",
-                     "  3 beat: dropped: behind hard's choice, net -8 over the deals it was "
-                     "played on",
+                     "  2 beat: dropped after 16 deals, the same result as hard's choice on "
+                     "each",
+                     "  3 beat: -0.500 \u00b1 0.196, dropped after 16 deals",
                      "  4 beat: +0.200 \u00b1 0.098  <- played"]
 
 
 def test_expert_hint_never_shows_a_dropped_move_as_zero_plus_minus_zero():
     """Seed 5 deal 10 (random moves for seat 0): hints where expert dropped a move that tied
-    hard's choice on every deal it tried, and others behind it; no row pairs "dropped" with
-    a mean and interval, and the baseline is named."""
+    hard's choice on every deal it tried, and others behind it; a dropped move's mean is
+    over the deals it was played on (no "+0.000 \u00b1 0.000"), and the baseline is named."""
     import random
 
     from rich.console import Console
@@ -125,12 +124,12 @@ def test_expert_hint_never_shows_a_dropped_move_as_zero_plus_minus_zero():
             lines = session.hint_lines(g.observation(0), codes)
             rows = lines[1:]
             assert len(rows) == len(codes) and "deals it sampled" in lines[0]
-            assert not any("dropped" in r and "\u00b1" in r for r in rows), rows
+            assert not any("0.000 \u00b1 0.000" in r for r in rows), rows
             assert sum("hard's choice (the baseline)" in r for r in rows) == 1, rows
-            seen |= {kind for kind in ("the same result", "behind", "\u00b1")
+            seen |= {kind for kind in ("the same result", "\u00b1", ", dropped after")
                      if any(kind in r for r in rows)}
         g.apply(rng.choice(codes))
-    assert {"the same result", "behind"} <= seen, seen
+    assert {"the same result", ", dropped after"} <= seen, seen
 
 
 def test_the_command_names_the_plugins_the_ais_come_from(tmp_path):
