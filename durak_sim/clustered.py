@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .stats import wilson_interval
+from .intervals import wilson_interval
 
 
 def cluster_sums(deal: np.ndarray, x: np.ndarray, n_deals: int) -> np.ndarray:

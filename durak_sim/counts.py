@@ -102,7 +102,9 @@ class GameCounts:
     * ``pair_points``: per pairing an int8 array, A's points (0..4, the pentanomial index)
       of each complete deal pair in ``(seed, deal)`` order (empty for mirrors);
     * ``seat0_wins``, ``first_wins`` (P,): decisive games won by seat 0, by the first
-      attacker;
+      attacker; ``seat0_sums``, ``first_sums`` (P, 4): the same per deal (the games of one
+      ``(seed, deal)``: a cluster), as ``[sum m_d**2, sum x_d**2, sum x_d m_d, D]`` with
+      ``x_d`` its wins and ``m_d`` its decisive games (:mod:`durak_sim.clustered`);
     * ``bouts`` (P, B): games per number of bouts ``0 .. B - 1``; ``cards_left`` (P, C):
       decisive games per number of cards left in the Durak's hand.
 
@@ -122,6 +124,8 @@ class GameCounts:
     pair_points: list | None = None
     seat0_wins: np.ndarray | None = None
     first_wins: np.ndarray | None = None
+    seat0_sums: np.ndarray | None = None
+    first_sums: np.ndarray | None = None
     bouts: np.ndarray | None = None
     cards_left: np.ndarray | None = None
 
@@ -189,7 +193,8 @@ class GameCounts:
         return GameCounts(order, lo[o], hi[o], tri=turned(self.tri),
                           tri_paired=turned(self.tri_paired), pent=turned(self.pent),
                           pair_points=pp, seat0_wins=taken(self.seat0_wins),
-                          first_wins=taken(self.first_wins), bouts=taken(self.bouts),
+                          first_wins=taken(self.first_wins), seat0_sums=taken(self.seat0_sums),
+                          first_sums=taken(self.first_sums), bouts=taken(self.bouts),
                           cards_left=taken(self.cards_left))
 
 
@@ -214,7 +219,8 @@ def merge_counts(parts: Sequence[GameCounts]) -> GameCounts:
     n_p = len(keys)
     where = [np.searchsorted(keys, p.a * k + p.b) for p in parts]
     out = GameCounts(names, keys // k, keys % k)
-    for f in ("tri", "tri_paired", "pent", "seat0_wins", "first_wins", "bouts", "cards_left"):
+    for f in ("tri", "tri_paired", "pent", "seat0_wins", "first_wins", "seat0_sums",
+              "first_sums", "bouts", "cards_left"):
         vals = [getattr(p, f) for p in parts]
         if any(v is None for v in vals):
             continue
@@ -314,13 +320,47 @@ def count_games(names: Sequence[str], r0, r1, *, draw=None, durak=None, seed=Non
             x = np.where(flip, np.int8(2) - x0, x0) if flip.any() else x0
             out.tri = per(x, 3)
             out.seat0_wins = total(seat0_won)
+            first_won = None
             if first_attacker is not None:
-                out.first_wins = total(decisive & (durak != np.asarray(first_attacker)))
+                first_won = decisive & (durak != np.asarray(first_attacker))
+                out.first_wins = total(first_won)
+            if seed is not None and deal is not None:
+                out.seat0_sums, out.first_sums = _deal_sums(
+                    n_p, pid, np.asarray(seed), np.asarray(deal), decisive, seat0_won, first_won)
             if seed is not None and deal is not None and swap is not None:
                 _count_pairs(out, pid, r0 != r1, x, np.asarray(seed), np.asarray(deal),
                              np.asarray(swap))
                 if not pair_points:
                     out.pair_points = None
+    return out
+
+
+def _deal_sums(n_p: int, pid, seed, deal, decisive, *wins):
+    """Per pairing, each of ``wins`` (a bool per game, or None) as the sums over its deals
+    of :class:`GameCounts` ``seat0_sums``: ``(n_p, 4)`` int64 arrays (None for None)."""
+    keys = (seed, deal) if pid is None else (pid, seed, deal)
+    if not _sorted_by(*keys):
+        o = np.lexsort(keys[::-1])
+        seed, deal, decisive = seed[o], deal[o], decisive[o]
+        wins = [None if w is None else w[o] for w in wins]
+        pid = pid[o] if pid is not None else None
+    n = len(seed)
+    start = np.ones(n, dtype=bool)
+    start[1:] = (seed[1:] != seed[:-1]) | (deal[1:] != deal[:-1])
+    if pid is not None:
+        start[1:] |= pid[1:] != pid[:-1]
+    first = np.flatnonzero(start)
+    group = np.zeros(len(first), np.int64) if pid is None else pid[first]
+    m = np.add.reduceat(decisive.astype(np.int64), first) if n else np.zeros(0, np.int64)
+    out = []
+    for w in wins:
+        if w is None:
+            out.append(None)
+            continue
+        x = np.add.reduceat(w.astype(np.int64), first) if n else np.zeros(0, np.int64)
+        out.append(np.stack([np.bincount(group, weights=v, minlength=n_p)
+                             for v in (m * m, x * x, x * m, np.ones_like(m))],
+                            axis=1).astype(np.int64))
     return out
 
 

@@ -34,6 +34,16 @@ def num(x, spec: str) -> str:
     return _fmt(x, spec) if finite(x) else DASH
 
 
+def p_value(p) -> str:
+    """A p-value to three significant figures; one below the smallest a double holds (the
+    tail underflows) as ``<1e-300``.
+
+    >>> p_value(0.04321), p_value(0.0), p_value(float("nan"))
+    ('0.0432', '<1e-300', '-')
+    """
+    return "<1e-300" if finite(p) and p < 1e-300 else num(p, ".3g")
+
+
 def pct(x, spec: str = ".2f") -> str:
     return format(100 * x, spec) if finite(x) else DASH
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import NOTHING_FINISHED, Interrupted, UserError
-from .formatting import elo_ci, is_sweep, num, pct_ci, print_whole
+from .formatting import elo_ci, is_sweep, num, p_value, pct_ci, print_whole
 from .play import RECORD_BLOCK, play_games, resolve_strategies
 from .rules import Rules
 
@@ -94,9 +94,9 @@ class MatchSummary:
             console.print("self-play: each game counted once, with seat 0's result")
         s, f = self.seat.iloc[0], self.first.iloc[0]
         console.print(f"seat 0 wins {_pct(s.rate, s.lo, s.hi)} of {s.decisive:,} decisive games "
-                      f"(p = {num(s.p_value, '.3g')})")
+                      f"(p = {p_value(s.p_value)})")
         console.print(f"first attacker wins {_pct(f.rate, f.lo, f.hi)} of {f.decisive:,} "
-                      f"decisive games (p = {num(f.p_value, '.3g')})")
+                      f"decisive games (p = {p_value(f.p_value)})")
         if self.pairing is not None:
             p = self.pairing.iloc[0]
             console.print(f"paired: {p.a} scores {num(100 * p.score, '.2f')}% over {p.pairs:,} "

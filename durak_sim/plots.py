@@ -486,8 +486,9 @@ def game_length_figure(hist: pd.DataFrame):
 
 
 def first_attacker_figure(first: pd.DataFrame, seat: pd.DataFrame):
-    """First-attacker and seat-0 win rates of decisive games with Wilson 95% intervals,
-    overall (``*``) and per pairing."""
+    """First-attacker and seat-0 win rates of decisive games with their 95% intervals (the
+    deal as the unit: :func:`durak_sim.stats.first_attacker_advantage`), overall (``*``) and
+    per pairing."""
     labels = [("all games" if a == "*" else f"{a} vs {b}") for a, b in zip(first["a"], first["b"])]
     fig = _figure("first_attacker", 6.5, 1.3 + 0.42 * len(labels))
     ax = fig.add_subplot()

@@ -45,7 +45,7 @@ import pandas as pd
 
 from .document import PLOTS_DIR, Doc as _Doc  # noqa: F401 - (report._Doc)
 from .errors import UserError
-from .formatting import ci, elo_ci, finite, is_sweep, num, pct, pct_ci, print_whole
+from .formatting import ci, elo_ci, finite, is_sweep, num, p_value, pct, pct_ci, print_whole
 from .rules import RULES_VERSION
 from .stats import GAME_COLUMNS, GameCounts
 from .storage import Manifest, game_arrays, games_frame, read_chunks
@@ -369,13 +369,14 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
                for x in s.itertuples()])
 
     doc.h(2, "First-attacker and seat advantage")
-    doc.p("Share of decisive games won by the first attacker and by seat 0, Wilson 95% "
-          "intervals, two-sided exact binomial p-value against 50%.")
+    doc.p("Share of decisive games won by the first attacker and by seat 0, with the deal "
+          "(its two seat-swapped games) as the unit: Wilson 95% intervals at the effective "
+          "sample size of the variance over deals, two-sided t-test p-value against 50%.")
     f, st = t["first_attacker"], t["seat"]
     doc.table(["pairing", "decisive games", "first attacker wins % [95% CI]", "p",
                "seat 0 wins % [95% CI]", "p"],
               [[_pairing_label(x.a, x.b), f"{x.decisive:,}", pct_ci(x.rate, x.lo, x.hi),
-                num(x.p_value, ".3g"), pct_ci(y.rate, y.lo, y.hi), num(y.p_value, ".3g")]
+                p_value(x.p_value), pct_ci(y.rate, y.lo, y.hi), p_value(y.p_value)]
                for x, y in zip(f.itertuples(), st.itertuples())])
     doc.img("first_attacker", "first-attacker and seat-0 win rates of decisive games")
 
@@ -525,8 +526,8 @@ def print_report(rep: Report, console=None) -> None:
             pct_ci(x.draw_rate, x.draw_lo, x.draw_hi)] for x in t["strategies"].itertuples()])
     f, s = t["first_attacker"].iloc[0], t["seat"].iloc[0]
     console.print(f"first attacker wins {pct_ci(f.rate, f.lo, f.hi)} % of {f.decisive:,} "
-                  f"decisive games (p = {num(f.p_value, '.3g')}); seat 0 wins "
-                  f"{pct_ci(s.rate, s.lo, s.hi)} % (p = {num(s.p_value, '.3g')})")
+                  f"decisive games (p = {p_value(f.p_value)}); seat 0 wins "
+                  f"{pct_ci(s.rate, s.lo, s.hi)} % (p = {p_value(s.p_value)})")
     for note in rep.notes:
         console.print(f"note: {note}")
     console.print(f"report: {rep.out / 'report.md'}, {rep.out / 'report.html'}")

@@ -50,6 +50,8 @@ import scipy.stats
 from .counts import (GAME_COLUMNS, PAIR_COLUMNS, RESULT_COLUMNS, GameCounts,  # noqa: F401
                      _checked, _codes, _example_games, _histogram_summary, _seat_points2,
                      as_counts, count_games, game_counts, length_row, merge_counts)
+from .clustered import ratio_variance, wilson_design
+from .intervals import _scalar_or_array, wilson_interval  # noqa: F401 - public here too
 
 ELO_PER_NAT = 400.0 / np.log(10.0)   # elo = ELO_PER_NAT * logit(score)
 NELO_PER_T = 800.0 / np.log(10.0)    # normalized Elo per unit of (score - 1/2) / sigma_game
@@ -64,11 +66,6 @@ _SCORE_FRAME_COLUMNS = ["seed", "deal", "swap", "seat", "strategy", "opponent", 
 # --------------------------------------------------------------------------------------
 # Elo and score
 # --------------------------------------------------------------------------------------
-def _scalar_or_array(x):
-    x = np.asarray(x, dtype=float)
-    return float(x) if x.ndim == 0 else x
-
-
 def score_from_elo(e):
     """Expected score of a player ``e`` logistic Elo stronger: ``1 / (1 + 10**(-e / 400))``.
 
@@ -95,40 +92,6 @@ def elo_from_score(s):
     """
     with np.errstate(divide="ignore"):
         return _scalar_or_array(ELO_PER_NAT * scipy.special.logit(np.asarray(s, dtype=float)))
-
-
-# --------------------------------------------------------------------------------------
-# Wilson score interval
-# --------------------------------------------------------------------------------------
-def wilson_interval(k, n, conf: float = 0.95):
-    """Wilson score interval for a binomial proportion ``k / n`` (Wilson 1927, JASA 22:209).
-
-    ``centre = (k + z²/2) / (n + z²)``, ``half = z / (n + z²) * sqrt(k (n - k) / n + z²/4)``
-    with ``z`` the ``(1 + conf) / 2`` normal quantile; the bounds are exactly 0 at ``k = 0``
-    and 1 at ``k = n``, like ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``
-    (which it equals). Vectorised: ``k`` and ``n`` broadcast as numpy arrays; ``n = 0`` gives
-    NaN bounds.
-
-    >>> lo, hi = wilson_interval(3, 10)
-    >>> round(lo, 4), round(hi, 4)
-    (0.1078, 0.6032)
-    >>> lo, hi = wilson_interval(np.array([0, 5]), np.array([5, 5]))
-    >>> lo.round(4).tolist(), hi.round(4).tolist()
-    ([0.0, 0.5655], [0.4345, 1.0])
-    """
-    k = np.asarray(k, dtype=float)
-    n = np.asarray(n, dtype=float)
-    z = scipy.special.ndtri(0.5 + 0.5 * conf)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = k / n
-        denom = 2.0 * (n + z * z)
-        centre = (2.0 * n * p + z * z) / denom
-        half = z / denom * np.sqrt(4.0 * n * p * (1.0 - p) + z * z)
-        lo = np.where(k == 0, 0.0, centre - half)
-        hi = np.where(k == n, 1.0, centre + half)
-    lo = np.where(n > 0, lo, np.nan)
-    hi = np.where(n > 0, hi, np.nan)
-    return _scalar_or_array(lo), _scalar_or_array(hi)
 
 
 # --------------------------------------------------------------------------------------
@@ -522,7 +485,17 @@ def bradley_terry(games, n_boot: int = 1000, seed: int = 0,
 # --------------------------------------------------------------------------------------
 # Seat, first attacker, game length
 # --------------------------------------------------------------------------------------
-def _advantage(c: GameCounts, wins: np.ndarray, conf) -> pd.DataFrame:
+def _with_deals(games, columns: list) -> list:
+    """``columns``, and a frame's ``seed`` and ``deal`` when it has them (the clusters)."""
+    if isinstance(games, pd.DataFrame) and {"seed", "deal"} <= set(games.columns):
+        return columns + ["seed", "deal"]
+    return columns
+
+
+def _advantage(c: GameCounts, wins: np.ndarray, sums, conf) -> pd.DataFrame:
+    """The rows of :func:`first_attacker_advantage`: with the per-deal ``sums`` (the games of
+    a deal are one cluster), the clustered interval and test; without them, Wilson's and
+    the binomial test over games."""
     pa, pb = c.labels()
     per = np.stack([c.games, c.decisive, wins], axis=1)
     t = np.vstack([per.sum(axis=0, keepdims=True), per]).astype(np.int64)
@@ -531,10 +504,23 @@ def _advantage(c: GameCounts, wins: np.ndarray, conf) -> pd.DataFrame:
                           "games": t[:, 0], "decisive": t[:, 1], "wins": t[:, 2]})
     with np.errstate(divide="ignore", invalid="ignore"):
         frame["rate"] = t[:, 2] / t[:, 1]
-    lo, hi = wilson_interval(t[:, 2], t[:, 1], conf)
+    if sums is None:
+        lo, hi = wilson_interval(t[:, 2], t[:, 1], conf)
+        p = [scipy.stats.binomtest(int(w), int(d)).pvalue if d else np.nan
+             for w, d in zip(t[:, 2], t[:, 1])]
+    else:
+        smm, sxx, sxm, deals = np.vstack([sums.sum(axis=0, keepdims=True), sums]).T
+        var = ratio_variance(t[:, 2], t[:, 1], sxx, sxm, smm, deals)
+        lo, hi = wilson_design(t[:, 2], t[:, 1], var, conf, units=deals, clusters=deals)
+        # rate = 1/2 tested with the deals' variance about 1/2 (t with D - 1 df)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v0 = deals / (deals - 1) * (sxx - sxm + smm / 4) / (t[:, 1] ** 2.0)
+            z = (t[:, 2] / t[:, 1] - 0.5) / np.sqrt(v0)
+            p = np.where(v0 > 0, 2 * scipy.stats.t.sf(np.abs(z), np.maximum(deals - 1, 1)),
+                         1.0)
+        p = np.where((deals >= 2) & (t[:, 1] > 0), p, np.nan)
     frame["lo"], frame["hi"] = np.atleast_1d(lo), np.atleast_1d(hi)
-    frame["p_value"] = [scipy.stats.binomtest(int(w), int(d)).pvalue if d else np.nan
-                        for w, d in zip(t[:, 2], t[:, 1])]
+    frame["p_value"] = p
     return frame
 
 
@@ -544,17 +530,21 @@ def first_attacker_advantage(games, order: Sequence[str] | None = None,
 
     ``games``: a games frame or its :class:`GameCounts`. Columns ``a, b, games, decisive,
     wins, rate, lo, hi, p_value``: ``wins`` = decisive games the first attacker won,
-    ``rate = wins / decisive`` with its Wilson interval, ``p_value`` the two-sided exact
-    binomial test of rate = 1/2 (``scipy.stats.binomtest``). The first row
-    (``a = b = "*"``) is every game; then one row per pairing (mirror matches included).
+    ``rate = wins / decisive``. The games of a deal (its seat-swapped pair) share its
+    cards, so the deal is the unit: ``lo, hi`` is Wilson's interval at the effective sample
+    size of the rate's variance over deals, ``p_value`` the two-sided test of rate = 1/2
+    with the deals' variance about 1/2 (Student's t, deals - 1 degrees of freedom;
+    :mod:`durak_sim.clustered`). Counts without the deals (no ``seed``, ``deal``): Wilson's
+    interval and the exact binomial test over games. The first row (``a = b = "*"``) is
+    every game; then one row per pairing (mirror matches included).
 
     >>> first_attacker_advantage(_example_games())[["a", "b", "decisive", "wins"]]
           a       b  decisive  wins
     0     *       *         3     1
     1  easy  random         3     1
     """
-    c = as_counts(games, order, ["outcome", "durak", "first_attacker"])
-    return _advantage(c.require("tri", "first_wins"), c.first_wins, conf)
+    c = as_counts(games, order, _with_deals(games, ["outcome", "durak", "first_attacker"]))
+    return _advantage(c.require("tri", "first_wins"), c.first_wins, c.first_sums, conf)
 
 
 def seat_advantage(games, order: Sequence[str] | None = None,
@@ -568,8 +558,8 @@ def seat_advantage(games, order: Sequence[str] | None = None,
     0     *       *         3     2  0.666667
     1  easy  random         3     2  0.666667
     """
-    c = as_counts(games, order, ["outcome", "durak"])
-    return _advantage(c.require("tri", "seat0_wins"), c.seat0_wins, conf)
+    c = as_counts(games, order, _with_deals(games, ["outcome", "durak"]))
+    return _advantage(c.require("tri", "seat0_wins"), c.seat0_wins, c.seat0_sums, conf)
 
 
 def game_length(games, order: Sequence[str] | None = None) -> pd.DataFrame:

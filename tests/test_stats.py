@@ -334,19 +334,70 @@ def test_same_input_same_bytes_whatever_the_row_order(games):
     (first_attacker_advantage, lambda g: g.durak != g.first_attacker),
     (seat_advantage, lambda g: g.durak == 1)])
 def test_advantage_tables_brute_force(games, fn, winner):
+    """The games of a deal are one cluster: Wilson's interval at the effective sample size
+    of the ratio estimator's variance over deals (with the t correction of its D - 1
+    degrees of freedom), the test of 1/2 a t test with the deals' variance about 1/2; without
+    the deals, Wilson's interval and the exact binomial test over games (scipy)."""
+    import math
+    from collections import defaultdict
+
     t = fn(games)
     assert list(t.columns) == ["a", "b", "games", "decisive", "wins", "rate", "lo", "hi",
                                "p_value"]
     assert (t.a[0], t.b[0]) == ("*", "*")
-    for row in t.itertuples():
+    plain = fn(games.drop(columns=["seed", "deal"]))
+    z = scipy.stats.norm.ppf(0.975)
+    for row, flat in zip(t.itertuples(), plain.itertuples()):
         sel = [g for g in games.itertuples()
                if row.a == "*" or {g.seat0, g.seat1} == {row.a, row.b}]
         decisive = [g for g in sel if g.outcome == "durak"]
         wins = sum(bool(winner(g)) for g in decisive)
         assert (row.games, row.decisive, row.wins) == (len(sel), len(decisive), wins)
         ci = scipy.stats.binomtest(wins, len(decisive)).proportion_ci(method="wilson")
-        assert (row.lo, row.hi) == pytest.approx((ci.low, ci.high), abs=1e-12)
-        assert row.p_value == pytest.approx(scipy.stats.binomtest(wins, len(decisive)).pvalue)
+        assert (flat.lo, flat.hi) == pytest.approx((ci.low, ci.high), abs=1e-12)
+        assert flat.p_value == pytest.approx(scipy.stats.binomtest(wins, len(decisive)).pvalue)
+        x, m = defaultdict(int), defaultdict(int)
+        for g in sel:   # (the games of a deal pair: one pairing, so the key is the deal)
+            key = (g.seed, g.deal, frozenset((g.seat0, g.seat1)))
+            m[key] += g.outcome == "durak"
+            x[key] += g.outcome == "durak" and bool(winner(g))
+        d, n, r = len(m), len(decisive), wins / len(decisive)
+        var = d / (d - 1) * sum((x[k] - r * m[k]) ** 2 for k in m) / n ** 2
+        n_eff = r * (1 - r) / var * (scipy.stats.t.ppf(0.975, n - 1)
+                                     / scipy.stats.t.ppf(0.975, d - 1)) ** 2
+        centre = (r + z * z / (2 * n_eff)) / (1 + z * z / n_eff)
+        half = z / (1 + z * z / n_eff) * math.sqrt(r * (1 - r) / n_eff
+                                                   + z * z / (4 * n_eff ** 2))
+        assert (row.lo, row.hi) == pytest.approx((centre - half, centre + half), abs=1e-12)
+        v0 = d / (d - 1) * sum((x[k] - m[k] / 2) ** 2 for k in m) / n ** 2
+        p = 2 * scipy.stats.t.sf(abs(r - 0.5) / math.sqrt(v0), d - 1)
+        assert row.p_value == pytest.approx(p, rel=1e-9)
+
+
+def test_paired_deals_make_the_seat_interval_narrower_or_wider_as_they_go():
+    """A level that wins both games of most deal pairs wins once from seat 0 and once from
+    seat 1 of each: seat 0's rate hardly varies over deals, so its interval is narrower
+    than the binomial one over games (here a fifth of the variance: sqrt(0.2) the width);
+    deals that decide the game for their seat-0 hand (both games won from seat 0, or both
+    lost) widen it."""
+    def games(pattern):   # per deal: seat 0's wins in its two games (0, 1 or 2)
+        rows = []
+        for deal, won in enumerate(pattern):
+            for swap in (0, 1):
+                rows.append({"seed": 1, "deal": deal, "swap": swap,
+                             "seat0": "ab"[swap], "seat1": "ba"[swap], "outcome": "durak",
+                             "durak": 1 if swap < won or won == 2 else 0,
+                             "first_attacker": 0})
+        return pd.DataFrame(rows)
+
+    for pattern, narrower in (([1] * 18 + [0, 2]) * 20, True), (([2] * 9 + [0] * 9 + [1] * 2)
+                                                               * 20, False):
+        g = games(pattern)
+        paired = seat_advantage(g).iloc[0]
+        flat = seat_advantage(g.drop(columns=["seed", "deal"])).iloc[0]
+        assert paired.rate == flat.rate == 0.5 and paired.p_value == pytest.approx(1.0)
+        ratio = (paired.hi - paired.lo) / (flat.hi - flat.lo)
+        assert (ratio < 0.5) if narrower else (ratio > 1.3), ratio
 
 
 def test_game_length_brute_force(games):
