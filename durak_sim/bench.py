@@ -7,6 +7,7 @@ throughput; the best of ``repeat`` timed runs is reported, with the median besid
 """
 from __future__ import annotations
 
+import os
 import platform
 import statistics
 import time
@@ -36,7 +37,10 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
     if rules is None:
         rules = Rules() if len(strats) == 2 else Rules(players=len(strats))
     if not all(s.compiled for s in strats):
-        raise UserError("bench times the numba kernel: every strategy must be numba-compiled")
+        why = " (NUMBA_DISABLE_JIT is set: nothing is)" \
+            if os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0") else ""
+        raise UserError(f"bench times the numba kernel: every strategy must be "
+                        f"numba-compiled{why}")
     threads = list(threads) if threads else sorted({1, default_threads()})
     for n_threads in threads:
         if not 1 <= n_threads <= thread_limit():

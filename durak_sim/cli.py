@@ -21,8 +21,15 @@ from .limits import (MAX_BENCH_DEALS, MAX_DEALS, MAX_INDEX, MAX_RECORD_SEAT_GAME
 
 
 def fail(message: str) -> None:
-    click.echo(f"durak-sim: error: {message}", err=True)
+    try:
+        click.echo(f"durak-sim: error: {message}", err=True)
+    except OSError:   # stderr closed (2>&-): the exit code still says it
+        pass
     sys.exit(EXIT_USAGE)
+
+
+#: numba's words when neither its cache folders nor NUMBA_CACHE_DIR can be written
+NO_CACHE_FOLDER = "no locator available"
 
 
 class Group(click.Group):
@@ -61,7 +68,10 @@ class Group(click.Group):
         except (UserError, ValueError) as exc:
             fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         except RuntimeError as exc:  # an illegal strategy action and the like
-            fail(str(exc).splitlines()[0])
+            line = str(exc).splitlines()[0]
+            if NO_CACHE_FOLDER in line:   # a read-only install and a read-only home
+                line += "; numba's cache needs a writable folder: set NUMBA_CACHE_DIR to one"
+            fail(line)
 
 
 def _stop_on_terminate() -> None:

@@ -124,7 +124,11 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
         seed = secrets.randbelow(1 << 31)
     path = record if record is not None else _default_record(seed, deal)
     if record is None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"cannot write the game record in {path.parent}: "
+                            f"{exc.strerror or exc}; give --record FILE elsewhere") from None
     check_output_file(path, force, "--record")
     prepare(ais, kernel=False)   # a cold compile is announced before the deal, not in it
     class PipeConsole(Console):

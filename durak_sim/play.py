@@ -82,6 +82,8 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None) ->
     from .kernel import cache
 
     global _kernel_ready
+    # plain-Python strategies (or all of them under NUMBA_DISABLE_JIT) play on the slow path
+    kernel = kernel and all(s.compiled for s in strategies)
     todo = [s for s in dict.fromkeys(strategies)
             if s.compiled and s.name not in registry._READY]
     if not todo and (_kernel_ready or not kernel):
@@ -241,13 +243,21 @@ def game_schedule(deals: Iterable[int], players: int, swap: bool) -> tuple[np.nd
     return np.repeat(d, players), np.tile(np.arange(players, dtype=np.int64), len(d))
 
 
-def _set_threads(threads: int | None) -> int:
-    from .kernel.threads import set_threads, thread_limit
+def _thread_count(threads: int | None) -> int:
+    """``threads``, or the default, checked against numba's limit (also on the slow path)."""
+    from .kernel.threads import thread_limit
 
     limit = thread_limit()
     t = default_threads() if threads is None else int(threads)
     if not 1 <= t <= limit:
         raise UserError(f"threads must be in 1..{limit}, got {threads}")
+    return t
+
+
+def _set_threads(threads: int | None) -> int:
+    from .kernel.threads import set_threads
+
+    t = _thread_count(threads)
     set_threads(t)
     return t
 
@@ -309,6 +319,7 @@ def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record,
     if not all(s.compiled for s in strats):
         from .slow_path import play_reference
 
+        _thread_count(threads)
         return play_reference(strats, seed, deals, rots, n_series_deals, rules, record, stop)
     B, L = _kernel(), _layout()
     n_threads = _set_threads(threads)

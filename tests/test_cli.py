@@ -72,6 +72,23 @@ def test_illegal_action_names_strategy_seed_and_deal(tmp_path, source, name):
     assert_one_line_error(proc, name, "seed 123", "deal 0", "illegal")
 
 
+def test_a_plain_python_line_up_checks_threads_as_the_kernel_does(tmp_path):
+    """--threads beyond numba's limit is refused on the slow path too (it was ignored)."""
+    import os
+
+    plugin = tmp_path / "firstlegal.py"
+    plugin.write_text(ILLEGAL_PY.replace("return 999", "return legal[1]"))
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    for threads, code in (("2", 2), ("1", 0)):
+        proc = subprocess.run([*CLI, "match", "cheater", "easy", "--deals", "2", "--threads",
+                               threads, "--plugin", str(plugin)], capture_output=True,
+                              text=True, env=env)
+        if code:
+            assert_one_line_error(proc, "threads must be in 1..1, got 2")
+        else:
+            assert proc.returncode == 0, proc.stderr
+
+
 def test_strategies_lists_one_line_each():
     proc = run_cli("strategies")
     assert proc.returncode == 0
@@ -129,6 +146,49 @@ def test_numba_num_threads_below_the_cores_is_the_default_not_an_error(tmp_path)
     too_many = subprocess.run([*CLI, "match", "easy", "random", "--deals", "5", "--threads",
                                "2"], capture_output=True, text=True, env=env)
     assert too_many.returncode == 2 and "threads must be in 1..1" in too_many.stderr
+
+
+def test_numba_disable_jit_plays_on_the_reference_engine(tmp_path):
+    """Under ``NUMBA_DISABLE_JIT=1`` (a user debugging a plugin) every strategy is plain
+    Python: a tournament plays on the slow path and stores the same games (it raised an
+    AttributeError on the kernel's cache); bench, which times the kernel, says why not."""
+    import os
+
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    args = ["tournament", "easy", "random", "--deals", "2", "--threads", "1", "--no-progress"]
+    slow = subprocess.run([*CLI, *args, "--out", str(tmp_path / "slow")], capture_output=True,
+                          text=True, env=env)
+    assert slow.returncode == 0 and "Traceback" not in slow.stderr, slow.stderr
+    fast = subprocess.run([*CLI, *args, "--out", str(tmp_path / "fast")], capture_output=True,
+                          text=True)
+    assert fast.returncode == 0, fast.stderr
+    for name in ("strategies.csv", "pairings.csv", "report.md"):
+        assert (tmp_path / "slow" / name).read_bytes() == (tmp_path / "fast" / name).read_bytes()
+    bench = subprocess.run([*CLI, "bench", "--pairing", "random,random", "--deals", "10"],
+                           capture_output=True, text=True, env=env)
+    assert_one_line_error(bench, "numba-compiled", "NUMBA_DISABLE_JIT is set")
+
+
+def test_a_closed_stderr_still_exits_2_on_bad_input():
+    """With stderr closed (``2>&-``) the error line cannot be written; the exit code still
+    says bad input (it was 1: the failed write raised in the error handler)."""
+    code = ("import os, sys; os.close(2); sys.argv = ['durak-sim', 'match', 'easy', 'nosuch']; "
+            "from durak_sim.cli import main; main()")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 2
+
+
+def test_no_writable_numba_cache_folder_says_to_set_numba_cache_dir(monkeypatch):
+    """A read-only install with a read-only home: numba's one line, and what to do."""
+    from durak_sim import registry
+
+    def no_cache():
+        raise RuntimeError("cannot cache function 'popcount': no locator available for "
+                           "file '/usr/lib/durak_sim/kernel/bits.py'")
+
+    monkeypatch.setattr(registry, "strategy_names", no_cache)
+    assert_one_line_error(invoke("strategies"), "no locator available",
+                          "set NUMBA_CACHE_DIR")
 
 
 @pytest.mark.slow   # a whole kernel compiled cold (CI's main job shows the notice too)

@@ -284,6 +284,18 @@ def test_default_record_goes_under_reports_runs(tmp_path):
     assert path.startswith("reports/runs/play-") and (tmp_path / path).is_file()
 
 
+def test_a_default_record_folder_that_cannot_be_made_is_one_line(tmp_path, monkeypatch):
+    """Where reports/runs/ cannot be made (a read-only folder; here ``reports`` is a file)
+    the game is refused before it begins, in one line that says to give --record."""
+    from cli_errors import assert_one_line_error, invoke
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reports").write_text("mine\n")
+    res = invoke("play", "--ai", "random", "--seed", "3", "--pace", "0")
+    assert_one_line_error(res, "cannot write the game record in reports", "--record FILE")
+    assert (tmp_path / "reports").read_text() == "mine\n"
+
+
 # ------------------------------------------------------------------ the parser, in-process
 def _game_at(phase_pred, seed=7, rules=Rules()):
     import random
