@@ -109,7 +109,7 @@ HARD_VERSION = 8
 #: the solver version this module's compiled code links. numba's cache keys a function on
 #: its own file's text, so a faster solver with the same answers reaches hard's cached
 #: ``decide`` only through a change here (hard's play, and so HARD_VERSION, stay the same)
-SOLVER_LINKED = 8
+SOLVER_LINKED = 9
 #: the same for the variant search and for normal, whose ``decide`` hard inlines
 VARIANT_LINKED = 3
 NORMAL_LINKED = 3

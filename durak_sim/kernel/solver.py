@@ -98,7 +98,10 @@ from .solver_rules import _child, _legal, _moves, _static  # noqa: F401 - tests
 #: bump with every change of the search (its answers or its speed) and set SOLVER_LINKED in
 #: strategies/hard.py to match: numba's cache keys hard's compiled ``decide``, which links
 #: this module's code, on hard.py's text alone
-SOLVER_VERSION = 8
+SOLVER_VERSION = 9
+# (the proof-number search's leaf and store, and the bound it records for alpha-beta, are
+# compiled apart rather than inlined: they run rarely, and inlining them cost a cold compile
+# of this search about 12 s of its 43 s, benchmarks/RESULTS.md)
 
 
 @numba.njit(**JIT)

@@ -282,7 +282,7 @@ def _vs(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, t, ply, tt):
     return result
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(_nrt=False, **JIT)   # (not inlined: solver.SOLVER_VERSION)
 def _ab_bound(h0, h1, att, sp, t, r, work, tt):
     """Record in the value search's entry of a bout start what a proof-number search proved
     about it: ``s >= t`` (r 1) or ``s < t`` (r 0)."""

@@ -44,7 +44,7 @@ from .solver_ab import _ab_bound, _bounds, _entry_work, _pn_key, _pn_probe, _vs
 from .solver_rules import _child, _moves, _static
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(_nrt=False, **JIT)   # (not inlined: solver.SOLVER_VERSION)
 def _pn_store(k1, k2, tag, pn, dn, work, tt):
     """Store a state's proof and disproof numbers (replacing a stale entry, else the one of
     either search that took fewer nodes)."""
@@ -65,7 +65,7 @@ def _pn_store(k1, k2, tag, pn, dn, work, tt):
     tt[slot + 3] = pn | (dn << 28) | (b << 56)
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(_nrt=False, **JIT)   # (not inlined: solver.SOLVER_VERSION)
 def _pn_leaf(h0, h1, tab, unb, natt, lim, tk, att, sp, mn, term, t, tag, tt):
     """Proof and disproof numbers of a child as far as known without expanding it: the
     deal's end, a rule S1-S5/S7-S11, the proof search's entry, the value search's bounds of a
