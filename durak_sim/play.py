@@ -64,7 +64,7 @@ def resolve_strategies(names: Sequence[str | Strategy]) -> list[Strategy]:
 
 
 #: about how long a cold compile of the game kernel takes on a 2-core machine (the notice)
-KERNEL_COMPILE_SECONDS = 12
+KERNEL_COMPILE_SECONDS = 20
 _kernel_ready = False
 
 
