@@ -88,10 +88,14 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None) ->
             if s.compiled and s.name not in registry._READY]
     if not todo and (_kernel_ready or not kernel):
         return 0.0
+    from . import warm
+
     t = time.perf_counter()
     cold = [s for s in todo if cache.is_cached(s.fn) is False]
+    # the searches the cold strategies link: on other cores (durak_sim.warm), then the rest
+    theirs, mine = warm.plan([p for s in cold for p in s.parts], cpu_count())
     what = [f"strategy {s.name!r}" for s in cold]
-    estimate = sum(s.compile_seconds or 0 for s in cold)
+    estimate = sum(s.compile_seconds or 0 for s in cold) - sum(warm.PARTS[p][1] for p in theirs)
     if kernel and not _kernel_ready and cache.any_cached(_kernel().play_batch) is False:
         what.insert(0, "the game kernel")
         estimate += KERNEL_COMPILE_SECONDS
@@ -104,16 +108,31 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None) ->
             notice(text)
         else:
             print(text, file=sys.stderr, flush=True)
-    for s in todo:
-        try:
-            cache.compile_strategy(s.fn)
-        except Exception as exc:  # a plugin that numba cannot compile for the kernel
-            raise StrategyFailure(f"strategy {s.name!r} does not compile for the kernel: "
-                                  f"{describe_compile_failure(exc)}") from None
-        registry._READY.add(s.name)
+    helpers = warm.start(theirs)
+    try:
+        for part in mine:
+            warm.compile_part(part)
+        for s in sorted(todo, key=lambda s: bool(s.parts)):
+            if s.parts:
+                warm.finish(helpers)
+            _compile(s)
+    finally:
+        warm.finish(helpers, wait=False)
     if kernel:
         _kernel_ready = True   # _warm compiles it on the first batch (or loads it)
     return time.perf_counter() - t
+
+
+def _compile(s: Strategy) -> None:
+    from . import registry
+    from .kernel import cache
+
+    try:
+        cache.compile_strategy(s.fn)
+    except Exception as exc:  # a plugin that numba cannot compile for the kernel
+        raise StrategyFailure(f"strategy {s.name!r} does not compile for the kernel: "
+                              f"{describe_compile_failure(exc)}") from None
+    registry._READY.add(s.name)
 
 
 def check_seed(seed: int) -> int:

@@ -45,7 +45,9 @@ MAX_MEMORY = 1 << 22
 class Strategy:
     """A registered strategy. ``fn``: its ``decide`` as registered (a numba dispatcher is
     perhaps not compiled yet); ``decide``: the same, compiled for the kernel's signature
-    first. ``compile_seconds``: about how long a cold compile takes (for the notice)."""
+    first. ``compile_seconds``: about how long a cold compile takes (for the notice);
+    ``parts``: the endgame searches ``decide`` links (names in :data:`durak_sim.warm.PARTS`),
+    compiled first, on another core when there is one."""
 
     name: str
     fn: Callable = field(repr=False, compare=False)
@@ -56,6 +58,7 @@ class Strategy:
     compiled: bool = True  # numba-compiled, so the kernel can play it
     module: str = ""
     compile_seconds: float | None = None
+    parts: tuple = ()
     #: the rulesets it plays (docs/rulesets.md): ``"all"``, or ``"classic"``, the
     #: two-player default game only
     plays: str = "classic"
@@ -94,13 +97,16 @@ def _is_compiled(fn) -> bool:
 
 def register_strategy(name: str, decide: Callable, *, version: int = 1, description: str = "",
                       memory: int = 1, reset: int = 1, aliases: tuple[str, ...] = (),
-                      compile_seconds: float | None = None, plays: str = "classic") -> Strategy:
+                      compile_seconds: float | None = None, plays: str = "classic",
+                      parts: tuple[str, ...] = ()) -> Strategy:
     """Register ``decide`` under ``name`` (lower-case letters, digits, ``-`` and ``_``).
     ``memory``: the ``int64`` words of its workspace, at most ``MAX_MEMORY``; ``reset``: the
     game resets ``mem[:reset]`` (1 to ``memory``): ``mem[0]`` is the game stamp, raised by 1,
     and ``mem[1:reset]`` are zeroed. ``compile_seconds``: roughly
     how long compiling ``decide`` takes on a cold cache, for the notice printed before it
-    (optional). ``plays``: the rulesets it plays, ``"all"`` or ``"classic"`` (the two-player
+    (optional); ``parts``: the built-in endgame searches ``decide`` calls (``"solver"``,
+    ``"variant"``: :data:`durak_sim.warm.PARTS`), compiled first, beside the rest on a
+    second core. ``plays``: the rulesets it plays, ``"all"`` or ``"classic"`` (the two-player
     default game; the default: a strategy written for two players is not seated at other
     tables).
 
@@ -127,7 +133,7 @@ def register_strategy(name: str, decide: Callable, *, version: int = 1, descript
     strat = Strategy(name=name, fn=decide, version=int(version), description=description,
                      memory=memory, reset=reset, compiled=_is_compiled(decide),
                      module=module,
-                     compile_seconds=compile_seconds, plays=plays,
+                     compile_seconds=compile_seconds, plays=plays, parts=_parts(name, parts),
                      distribution=_LOADING_DIST or "")
     for taken in (name, *aliases):
         owner = _REGISTRY.get(_ALIASES.get(taken, taken))
@@ -180,6 +186,17 @@ def _origin(fn, line: bool = False) -> str:
         return code.co_filename
     name = getattr(getattr(fn, "py_func", fn), "__qualname__", code.co_name)
     return f"{name} at {code.co_filename}:{code.co_firstlineno}"
+
+
+def _parts(name: str, parts) -> tuple:
+    from .warm import PARTS
+
+    parts = tuple(parts)
+    unknown = [p for p in parts if p not in PARTS]
+    if unknown:
+        raise StrategyError(f"strategy {name!r}: unknown parts {unknown} (known: "
+                            f"{', '.join(PARTS)})")
+    return parts
 
 
 def _same_registration(old: Strategy, new: Strategy) -> bool:

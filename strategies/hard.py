@@ -277,4 +277,4 @@ def decide(obs, legal, hist, rng, mem):
 
 register_strategy("hard", decide, version=HARD_VERSION, memory=MEMORY, reset=RESET,
                   description="card memory; normal before the endgame, then exact search (R10.4)",
-                  compile_seconds=75, plays="all")
+                  compile_seconds=75, plays="all", parts=("solver", "variant"))

@@ -1,0 +1,116 @@
+"""A cold compile on more than one core: the endgame searches a strategy links (its
+``parts``, :class:`durak_sim.registry.Strategy`) compiled in helper processes while this
+one compiles the rest, then the strategy itself, which loads them from numba's cache.
+
+numba compiles in one thread, and the hard level's cold compile is mostly its two searches
+(the default game's solver and the variant search, about 30 s each here), so on a 2-core
+machine one of them compiles beside the other work (benchmarks/RESULTS.md, 2026-12-06). A
+helper is ``python -m durak_sim.warm PART``: it compiles one part into the cache and exits.
+It dies with the process that started it (Linux: ``PR_SET_PDEATHSIG``; a Ctrl-C reaches
+both), so a killed run leaves nothing compiling; a helper that fails changes nothing but the
+time, since the strategy's own compile then compiles the part itself.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from typing import Sequence
+
+
+def _solver() -> None:
+    import numpy as np
+
+    from .kernel import solver
+    from .position import Position
+    from .solve import kernel_position
+
+    i64 = np.int64
+    solver.solve_root(*kernel_position(Position(0, (1, 2))), solver.new_table(10), i64(1),
+                      i64(0), i64(solver.MODE_ONE), np.zeros(solver.OUT_SIZE, np.int64),
+                      np.zeros(solver.STATS_SIZE, np.int64))
+
+
+def _variant() -> None:
+    import numpy as np
+
+    from .kernel import solver, vsolver
+    from .position import Position
+    from .rules import FLAG_TRANSFER
+    from .solve import kernel_position
+
+    i64 = np.int64
+    vsolver.solve_variant(*kernel_position(Position(0, (1, 2))), i64(FLAG_TRANSFER), i64(0),
+                          vsolver.new_table(10), i64(1), i64(0), i64(solver.MODE_ONE),
+                          np.zeros(vsolver.OUT_SIZE, np.int64),
+                          np.zeros(solver.STATS_SIZE, np.int64))
+
+
+#: the parts a strategy may name: how to compile each, and about how long it takes here
+PARTS = {"solver": (_solver, 32.0), "variant": (_variant, 29.0)}
+
+
+def compile_part(name: str) -> None:
+    """Compile (or load) part ``name`` in this process."""
+    PARTS[name][0]()
+
+
+def plan(parts: Sequence[str], cores: int) -> tuple[list[str], list[str]]:
+    """``(for helpers, for this process)``: the costliest parts go to ``cores - 1`` helpers,
+    one each; this process keeps the rest (and the strategies' own compiles).
+
+    >>> plan(["variant", "solver"], 2), plan(["solver"], 4), plan(["solver", "variant"], 1)
+    ((['solver'], ['variant']), (['solver'], []), ([], ['solver', 'variant']))
+    """
+    todo = sorted(dict.fromkeys(parts), key=lambda p: -PARTS[p][1])
+    k = max(0, min(cores - 1, len(todo)))
+    return todo[:k], todo[k:]
+
+
+def start(parts: Sequence[str]) -> list[subprocess.Popen]:
+    """A helper process per part (none where one cannot be started)."""
+    helpers = []
+    for part in parts:
+        try:
+            helpers.append(subprocess.Popen(
+                [sys.executable, "-m", "durak_sim.warm", part, str(os.getpid())],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL))
+        except OSError:
+            pass
+    return helpers
+
+
+def finish(helpers: Sequence[subprocess.Popen], wait: bool = True) -> None:
+    """Wait for the helpers to end (``wait``), else end them; none is left running."""
+    for h in helpers:
+        if wait:
+            try:
+                h.wait()
+                continue
+            except BaseException:   # Ctrl-C while waiting: end the rest below, then raise
+                finish(helpers, wait=False)
+                raise
+        if h.poll() is None:
+            h.terminate()
+            h.wait()
+
+
+def _die_with_parent(parent: int) -> None:
+    """Be sent SIGTERM when the process that started this one ends (Linux), and end now if
+    it already has."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        sys.exit(0)
+
+
+if __name__ == "__main__":   # a helper: python -m durak_sim.warm PART PARENT_PID
+    _die_with_parent(int(sys.argv[2]))
+    compile_part(sys.argv[1])

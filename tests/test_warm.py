@@ -1,0 +1,69 @@
+"""A cold compile's helper processes (durak_sim.warm): they compile a part into the cache,
+never outlive the run that started them, and a strategy names only known parts."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from durak_sim import warm
+from durak_sim.registry import StrategyError, get_strategy, register_strategy
+
+
+def test_the_built_in_searchers_name_their_parts():
+    assert get_strategy("hard").parts == ("solver", "variant")
+    assert get_strategy("expert").parts == ("solver", "variant")
+    assert get_strategy("normal").parts == ()
+
+
+def test_a_strategy_names_only_known_parts():
+    from durak_sim.strategies.random import decide
+
+    with pytest.raises(StrategyError, match="unknown parts"):
+        register_strategy("warmtest", decide, parts=("solver", "nosuch"))
+
+
+def test_a_helper_compiles_its_part_and_exits():
+    """With the part in the cache (the suite's searches are), it loads it and exits 0."""
+    proc = subprocess.run([sys.executable, "-m", "durak_sim.warm", "solver", str(os.getpid())],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_helper_ends_with_the_run_that_started_it(tmp_path):
+    """A run killed (SIGKILL) while its helper compiles on a cold cache leaves nothing
+    running: the helper gets SIGTERM at once (Linux)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("PR_SET_PDEATHSIG is Linux's")
+    script = ("import sys, time\n"
+              "from durak_sim import warm\n"
+              "h = warm.start(['solver'])\n"
+              "print(h[0].pid, flush=True)\n"
+              "time.sleep(600)\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    run = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                           env=env)
+    helper = int(run.stdout.readline())
+    time.sleep(2)   # the helper is compiling now
+    os.kill(helper, 0)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    for _ in range(100):
+        try:
+            os.kill(helper, 0)
+        except ProcessLookupError:
+            return
+        with open(f"/proc/{helper}/stat") as f:   # a zombie (reaped by init soon) is gone too
+            if f.read().split(")")[-1].split()[0] == "Z":
+                return
+        time.sleep(0.1)
+    os.kill(helper, signal.SIGKILL)
+    raise AssertionError("the helper outlived the run")
+
+
+def test_finish_ends_helpers_still_running():
+    h = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    warm.finish([h], wait=False)
+    assert h.poll() is not None
