@@ -105,6 +105,9 @@ class GameCounts:
       attacker; ``seat0_sums``, ``first_sums`` (P, 4): the same per deal (the games of one
       ``(seed, deal)``: a cluster), as ``[sum m_d**2, sum x_d**2, sum x_d m_d, D]`` with
       ``x_d`` its wins and ``m_d`` its decisive games (:mod:`durak_sim.clustered`);
+    * ``deal_keys`` (K, 2), ``deal_counts`` (K, 3): every ``(seed, deal)`` played (sorted)
+      and its decisive games, seat-0 wins and first-attacker wins over every pairing (the
+      rows over all pairings cluster on these: a round robin deals the same cards to each);
     * ``bouts`` (P, B): games per number of bouts ``0 .. B - 1``; ``cards_left`` (P, C):
       decisive games per number of cards left in the Durak's hand.
 
@@ -126,6 +129,8 @@ class GameCounts:
     first_wins: np.ndarray | None = None
     seat0_sums: np.ndarray | None = None
     first_sums: np.ndarray | None = None
+    deal_keys: np.ndarray | None = None
+    deal_counts: np.ndarray | None = None
     bouts: np.ndarray | None = None
     cards_left: np.ndarray | None = None
 
@@ -194,7 +199,8 @@ class GameCounts:
                           tri_paired=turned(self.tri_paired), pent=turned(self.pent),
                           pair_points=pp, seat0_wins=taken(self.seat0_wins),
                           first_wins=taken(self.first_wins), seat0_sums=taken(self.seat0_sums),
-                          first_sums=taken(self.first_sums), bouts=taken(self.bouts),
+                          first_sums=taken(self.first_sums), deal_keys=self.deal_keys,
+                          deal_counts=self.deal_counts, bouts=taken(self.bouts),
                           cards_left=taken(self.cards_left))
 
 
@@ -232,6 +238,9 @@ def merge_counts(parts: Sequence[GameCounts]) -> GameCounts:
             else:
                 total[w] += v
         setattr(out, f, total)
+    if all(p.deal_keys is not None for p in parts):
+        out.deal_keys, out.deal_counts = _per_deal(np.concatenate([p.deal_keys for p in parts]),
+                                                   np.concatenate([p.deal_counts for p in parts]))
     if all(p.pair_points is not None for p in parts):
         lists = [[] for _ in range(n_p)]
         for w, p in zip(where, parts):
@@ -325,6 +334,10 @@ def count_games(names: Sequence[str], r0, r1, *, draw=None, durak=None, seed=Non
                 first_won = decisive & (durak != np.asarray(first_attacker))
                 out.first_wins = total(first_won)
             if seed is not None and deal is not None:
+                won = [decisive, seat0_won, decisive if first_won is None else first_won]
+                out.deal_keys, out.deal_counts = _per_deal(
+                    np.stack([np.asarray(seed), np.asarray(deal)], axis=1).astype(np.int64),
+                    np.stack(won, axis=1).astype(np.int64))
                 out.seat0_sums, out.first_sums = _deal_sums(
                     n_p, pid, np.asarray(seed), np.asarray(deal), decisive, seat0_won, first_won)
             if seed is not None and deal is not None and swap is not None:
@@ -333,6 +346,20 @@ def count_games(names: Sequence[str], r0, r1, *, draw=None, durak=None, seed=Non
                 if not pair_points:
                     out.pair_points = None
     return out
+
+
+def _per_deal(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of ``counts`` summed per ``(seed, deal)`` row of ``keys``, keys sorted."""
+    if not _sorted_by(keys[:, 0], keys[:, 1]):
+        o = np.lexsort((keys[:, 1], keys[:, 0]))
+        keys, counts = keys[o], counts[o]
+    n = len(keys)
+    start = np.ones(n, dtype=bool)
+    start[1:] = (keys[1:, 0] != keys[:-1, 0]) | (keys[1:, 1] != keys[:-1, 1])
+    first = np.flatnonzero(start)
+    if n == 0:
+        return keys, counts
+    return keys[first], np.add.reduceat(counts, first, axis=0)
 
 
 def _deal_sums(n_p: int, pid, seed, deal, decisive, *wins):

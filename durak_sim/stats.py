@@ -492,10 +492,10 @@ def _with_deals(games, columns: list) -> list:
     return columns
 
 
-def _advantage(c: GameCounts, wins: np.ndarray, sums, conf) -> pd.DataFrame:
+def _advantage(c: GameCounts, wins: np.ndarray, sums, column: int, conf) -> pd.DataFrame:
     """The rows of :func:`first_attacker_advantage`: with the per-deal ``sums`` (the games of
-    a deal are one cluster), the clustered interval and test; without them, Wilson's and
-    the binomial test over games."""
+    a deal are one cluster; over all pairings, ``deal_counts[:, column]`` the wins), the
+    clustered interval and test; without them, Wilson's and the binomial test over games."""
     pa, pb = c.labels()
     per = np.stack([c.games, c.decisive, wins], axis=1)
     t = np.vstack([per.sum(axis=0, keepdims=True), per]).astype(np.int64)
@@ -509,7 +509,11 @@ def _advantage(c: GameCounts, wins: np.ndarray, sums, conf) -> pd.DataFrame:
         p = [scipy.stats.binomtest(int(w), int(d)).pvalue if d else np.nan
              for w, d in zip(t[:, 2], t[:, 1])]
     else:
-        smm, sxx, sxm, deals = np.vstack([sums.sum(axis=0, keepdims=True), sums]).T
+        total = sums.sum(axis=0)
+        if c.deal_counts is not None:   # over every pairing: a deal is one cluster of them all
+            m, x = c.deal_counts[:, 0], c.deal_counts[:, column]
+            total = np.array([m @ m, x @ x, x @ m, len(m)], np.int64)
+        smm, sxx, sxm, deals = np.vstack([total, sums]).T
         var = ratio_variance(t[:, 2], t[:, 1], sxx, sxm, smm, deals)
         lo, hi = wilson_design(t[:, 2], t[:, 1], var, conf, units=deals, clusters=deals)
         # rate = 1/2 tested with the deals' variance about 1/2 (t with D - 1 df)
@@ -530,8 +534,8 @@ def first_attacker_advantage(games, order: Sequence[str] | None = None,
 
     ``games``: a games frame or its :class:`GameCounts`. Columns ``a, b, games, decisive,
     wins, rate, lo, hi, p_value``: ``wins`` = decisive games the first attacker won,
-    ``rate = wins / decisive``. The games of a deal (its seat-swapped pair) share its
-    cards, so the deal is the unit: ``lo, hi`` is Wilson's interval at the effective sample
+    ``rate = wins / decisive``. The games of a deal (its seat-swapped pair, and in a round
+    robin its games in every pairing) share its cards, so the deal is the unit: ``lo, hi`` is Wilson's interval at the effective sample
     size of the rate's variance over deals, ``p_value`` the two-sided test of rate = 1/2
     with the deals' variance about 1/2 (Student's t, deals - 1 degrees of freedom;
     :mod:`durak_sim.clustered`). Counts without the deals (no ``seed``, ``deal``): Wilson's
@@ -544,7 +548,7 @@ def first_attacker_advantage(games, order: Sequence[str] | None = None,
     1  easy  random         3     1
     """
     c = as_counts(games, order, _with_deals(games, ["outcome", "durak", "first_attacker"]))
-    return _advantage(c.require("tri", "first_wins"), c.first_wins, c.first_sums, conf)
+    return _advantage(c.require("tri", "first_wins"), c.first_wins, c.first_sums, 2, conf)
 
 
 def seat_advantage(games, order: Sequence[str] | None = None,
@@ -559,7 +563,7 @@ def seat_advantage(games, order: Sequence[str] | None = None,
     1  easy  random         3     2  0.666667
     """
     c = as_counts(games, order, _with_deals(games, ["outcome", "durak"]))
-    return _advantage(c.require("tri", "seat0_wins"), c.seat0_wins, c.seat0_sums, conf)
+    return _advantage(c.require("tri", "seat0_wins"), c.seat0_wins, c.seat0_sums, 1, conf)
 
 
 def game_length(games, order: Sequence[str] | None = None) -> pd.DataFrame:

@@ -334,7 +334,8 @@ def test_same_input_same_bytes_whatever_the_row_order(games):
     (first_attacker_advantage, lambda g: g.durak != g.first_attacker),
     (seat_advantage, lambda g: g.durak == 1)])
 def test_advantage_tables_brute_force(games, fn, winner):
-    """The games of a deal are one cluster: Wilson's interval at the effective sample size
+    """The games of a deal are one cluster (over all pairings, its games in every pairing:
+    the same cards): Wilson's interval at the effective sample size
     of the ratio estimator's variance over deals (with the t correction of its D - 1
     degrees of freedom), the test of 1/2 a t test with the deals' variance about 1/2; without
     the deals, Wilson's interval and the exact binomial test over games (scipy)."""
@@ -357,8 +358,9 @@ def test_advantage_tables_brute_force(games, fn, winner):
         assert (flat.lo, flat.hi) == pytest.approx((ci.low, ci.high), abs=1e-12)
         assert flat.p_value == pytest.approx(scipy.stats.binomtest(wins, len(decisive)).pvalue)
         x, m = defaultdict(int), defaultdict(int)
-        for g in sel:   # (the games of a deal pair: one pairing, so the key is the deal)
-            key = (g.seed, g.deal, frozenset((g.seat0, g.seat1)))
+        for g in sel:   # a pairing's deal; over all pairings, the deal in every pairing
+            key = (g.seed, g.deal) if row.a == "*" else (g.seed, g.deal, g.seat0, g.seat1)
+            key = key[:2] + tuple(sorted(key[2:]))
             m[key] += g.outcome == "durak"
             x[key] += g.outcome == "durak" and bool(winner(g))
         d, n, r = len(m), len(decisive), wins / len(decisive)
