@@ -5,7 +5,7 @@ one compiles the rest, then the strategy itself, which loads them from numba's c
 numba compiles in one thread, and the hard level's cold compile is mostly its two searches
 (the default game's solver and the variant search, about 30 s each here), so on a 2-core
 machine one of them compiles beside the other work (benchmarks/RESULTS.md, 2026-12-06). A
-helper is ``python -m durak_sim.warm PART``: it compiles one part into the cache and exits.
+helper (:func:`start`) compiles one part into the cache and exits.
 It dies with the process that started it (Linux: ``PR_SET_PDEATHSIG``; a Ctrl-C reaches
 both), so a killed run leaves nothing compiling; a helper that fails changes nothing but the
 time, since the strategy's own compile then compiles the part itself.
@@ -68,13 +68,22 @@ def plan(parts: Sequence[str], cores: int) -> tuple[list[str], list[str]]:
     return todo[:k], todo[k:]
 
 
+#: a helper's program: this very package first on its path (from a source checkout as the
+#: current folder, ``-m`` would import the checkout's copy, whose cache is not this one's)
+HELPER = ("import sys; sys.path.insert(0, sys.argv[1]); from durak_sim import warm; "
+          "warm.main(sys.argv[2:])")
+
+
 def start(parts: Sequence[str]) -> list[subprocess.Popen]:
     """A helper process per part (none where one cannot be started)."""
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[1])
     helpers = []
     for part in parts:
         try:
             helpers.append(subprocess.Popen(
-                [sys.executable, "-m", "durak_sim.warm", part, str(os.getpid())],
+                [sys.executable, "-c", HELPER, root, part, str(os.getpid())],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL))
         except OSError:
@@ -111,6 +120,7 @@ def _die_with_parent(parent: int) -> None:
         sys.exit(0)
 
 
-if __name__ == "__main__":   # a helper: python -m durak_sim.warm PART PARENT_PID
-    _die_with_parent(int(sys.argv[2]))
-    compile_part(sys.argv[1])
+def main(args: Sequence[str]) -> None:
+    """A helper's work: ``args`` are the part and the pid of the process that started it."""
+    _die_with_parent(int(args[1]))
+    compile_part(args[0])
