@@ -30,14 +30,12 @@ class Advice:
                           for a, g, se, alive, n in self.moves]}
 
 
-def search_words(samples: int | None = None) -> str:
-    """What the rows of :func:`search_lines` are (said once, after the move chosen), over
-    ``samples`` sampled deals when known."""
-    over = f"the {samples} deals" if samples else "the deals"
+def search_words(moves) -> str:
+    """What the rows of :func:`search_lines` are (said once, after the move chosen); the
+    deals sampled are those of the rows played the longest (hard's choice among them)."""
     return (f"its search: each move's mean result against hard's choice, +1 a won deal, "
-            f"-1 a lost one, over {over} it sampled; 95% intervals; a move falling behind "
-            f"is dropped, no longer played out")
-
+            f"-1 a lost one, over the {max(m[-1] for m in moves)} deals it sampled; 95% "
+            f"intervals; a move falling behind is dropped, no longer played out")
 
 
 def search_lines(moves, played) -> list[str]:

@@ -7,7 +7,6 @@ throughput; the best of ``repeat`` timed runs is reported, with the median besid
 """
 from __future__ import annotations
 
-import os
 import platform
 import statistics
 import time
@@ -28,6 +27,7 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
     at every block's end). ``board``: a :class:`durak_sim.progress.Board` to keep up to
     date (a row per thread count, keyed by it)."""
     from . import __version__
+    from .kernel.bits import NO_JIT
     from .kernel.threads import numba_version, thread_limit
     from .limits import MAX_BENCH_DEALS
 
@@ -37,8 +37,7 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
     if rules is None:
         rules = Rules() if len(strats) == 2 else Rules(players=len(strats))
     if not all(s.compiled for s in strats):
-        why = " (NUMBA_DISABLE_JIT is set: nothing is)" \
-            if os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0") else ""
+        why = " (NUMBA_DISABLE_JIT is set: nothing is)" if NO_JIT else ""
         raise UserError(f"bench times the numba kernel: every strategy must be "
                         f"numba-compiled{why}")
     threads = list(threads) if threads else sorted({1, default_threads()})

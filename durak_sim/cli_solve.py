@@ -243,7 +243,7 @@ def _advice_text(i: int, n: int | None, a) -> str:
     head = f"position {_of(i, n)}: " if n != 1 else ""
     lines = [f"{head}seat {a.seat} to move, as it sees the position: expert plays {a.action}"]
     if a.moves:
-        lines[0] += f" ({search_words(max(m[-1] for m in a.moves))})"
+        lines[0] += f" ({search_words(a.moves)})"
         lines += search_lines(a.moves, a.action)
     return "\n".join(lines)
 

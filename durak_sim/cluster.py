@@ -106,8 +106,7 @@ def check_address(address: str) -> None:
         scheme, loc = parse_address(address)
         get_backend(scheme)
     except (ValueError, TypeError, ImportError) as exc:
-        raise UserError(f"--scheduler {address!r} is not a dask scheduler address "
-                        f"({_first_line(exc, name=False)}); give tcp://HOST:PORT") from None
+        raise _malformed(address, exc) from None
     _check_scheme(address, scheme, loc)
     if scheme == "inproc":   # (no host and port)
         return
@@ -116,8 +115,12 @@ def check_address(address: str) -> None:
         if not host or not 0 < int(port) < 65536:
             raise ValueError("no host" if not host else f"port {port} out of range")
     except (ValueError, TypeError) as exc:
-        raise UserError(f"--scheduler {address!r} is not a dask scheduler address "
-                        f"({_first_line(exc, name=False)}); give tcp://HOST:PORT") from None
+        raise _malformed(address, exc) from None
+
+
+def _malformed(address: str, exc: Exception) -> UserError:
+    return UserError(f"--scheduler {address!r} is not a dask scheduler address "
+                     f"({_first_line(exc, name=False)}); give tcp://HOST:PORT")
 
 
 def _check_scheme(address: str, scheme: str, loc: str) -> None:

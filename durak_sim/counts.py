@@ -348,47 +348,39 @@ def count_games(names: Sequence[str], r0, r1, *, draw=None, durak=None, seed=Non
     return out
 
 
+def _group_sums(keys: list, values: np.ndarray) -> tuple[list, np.ndarray]:
+    """The rows of ``values`` (n, k) summed over the games of equal ``keys`` (arrays, the
+    first the primary key): each group's keys and sums, in key order."""
+    if not _sorted_by(*keys):
+        o = np.lexsort(keys[::-1])
+        keys, values = [k[o] for k in keys], values[o]
+    start = np.zeros(len(values), dtype=bool)
+    start[:1] = True
+    for k in keys:
+        start[1:] |= k[1:] != k[:-1]
+    first = np.flatnonzero(start)
+    return [k[first] for k in keys], (np.add.reduceat(values, first, axis=0) if len(first)
+                                      else values)
+
+
 def _per_deal(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rows of ``counts`` summed per ``(seed, deal)`` row of ``keys``, keys sorted."""
-    if not _sorted_by(keys[:, 0], keys[:, 1]):
-        o = np.lexsort((keys[:, 1], keys[:, 0]))
-        keys, counts = keys[o], counts[o]
-    n = len(keys)
-    start = np.ones(n, dtype=bool)
-    start[1:] = (keys[1:, 0] != keys[:-1, 0]) | (keys[1:, 1] != keys[:-1, 1])
-    first = np.flatnonzero(start)
-    if n == 0:
-        return keys, counts
-    return keys[first], np.add.reduceat(counts, first, axis=0)
+    (seed, deal), sums = _group_sums([keys[:, 0], keys[:, 1]], counts)
+    return np.stack([seed, deal], axis=1), sums
 
 
 def _deal_sums(n_p: int, pid, seed, deal, decisive, *wins):
     """Per pairing, each of ``wins`` (a bool per game, or None) as the sums over its deals
     of :class:`GameCounts` ``seat0_sums``: ``(n_p, 4)`` int64 arrays (None for None)."""
-    keys = (seed, deal) if pid is None else (pid, seed, deal)
-    if not _sorted_by(*keys):
-        o = np.lexsort(keys[::-1])
-        seed, deal, decisive = seed[o], deal[o], decisive[o]
-        wins = [None if w is None else w[o] for w in wins]
-        pid = pid[o] if pid is not None else None
-    n = len(seed)
-    start = np.ones(n, dtype=bool)
-    start[1:] = (seed[1:] != seed[:-1]) | (deal[1:] != deal[:-1])
-    if pid is not None:
-        start[1:] |= pid[1:] != pid[:-1]
-    first = np.flatnonzero(start)
-    group = np.zeros(len(first), np.int64) if pid is None else pid[first]
-    m = np.add.reduceat(decisive.astype(np.int64), first) if n else np.zeros(0, np.int64)
-    out = []
-    for w in wins:
-        if w is None:
-            out.append(None)
-            continue
-        x = np.add.reduceat(w.astype(np.int64), first) if n else np.zeros(0, np.int64)
-        out.append(np.stack([np.bincount(group, weights=v, minlength=n_p)
-                             for v in (m * m, x * x, x * m, np.ones_like(m))],
-                            axis=1).astype(np.int64))
-    return out
+    given = [w for w in wins if w is not None]
+    keys = [seed, deal] if pid is None else [pid, seed, deal]
+    got, sums = _group_sums(keys, np.stack([decisive, *given], axis=1).astype(np.int64))
+    group = np.zeros(len(sums), np.int64) if pid is None else got[0]
+    m = sums[:, 0]
+    out = iter(np.stack([np.bincount(group, weights=v, minlength=n_p)
+                         for v in (m * m, x * x, x * m, np.ones_like(m))],
+                        axis=1).astype(np.int64) for x in sums.T[1:])
+    return [None if w is None else next(out) for w in wins]
 
 
 def _count_pairs(out: GameCounts, pid, keep, x, seed, deal, swap) -> None:

@@ -400,25 +400,24 @@ class PlaySession:
             if same:
                 lines.append("  (every move has the same value)")
             return lines
-        name, code, rows, samples = self.hint_move(obs, codes)
+        name, code, rows = self.hint_move(obs, codes)
         k = codes.index(code) + 1
         lines = [f"hint: {name} would play {k} {self.label(obs, code)}"]
         if rows:   # expert's search: each move against hard's choice on the same sampled deals
             from .advise import search_lines, search_words
 
-            lines[0] += f" ({search_words(samples)})"
             labels = [f"{j} {self.label(obs, c)}" for j, c in enumerate(codes, 1)]
-            lines += search_lines([(lab, *rows[c]) for lab, c in zip(labels, codes)],
-                                  labels[k - 1])
+            moves = [(lab, *rows[c]) for lab, c in zip(labels, codes)]
+            lines[0] += f" ({search_words(moves)})"
+            lines += search_lines(moves, labels[k - 1])
         return lines
 
-    def hint_move(self, obs, codes) -> tuple[str, int, dict, int]:
-        """(strategy, code, search rows, sampled deals): what the advisor (by default the
-        strongest level that plays this table: expert, else hard, else easy) would play in
-        seat 0 here, with a random stream and workspace of its own for this deal; expert's
-        statistics per move (``{code: (mean gain over hard's choice, standard error, still
-        in the running, sampled deals it was played on)}``, empty when it did not search)
-        and the number of deals its search sampled."""
+    def hint_move(self, obs, codes) -> tuple[str, int, dict]:
+        """(strategy, code, search rows): what the advisor (by default the strongest level
+        that plays this table: expert, else hard, else easy) would play in seat 0 here, with
+        a random stream and workspace of its own for this deal; expert's statistics per move
+        (``{code: (mean gain over hard's choice, standard error, still in the running,
+        sampled deals it was played on)}``, empty when it did not search)."""
         from .play import prepare
         from .reference import hist_for_strategy, legal_array, seat_inputs
         from .registry import get_strategy
@@ -434,16 +433,15 @@ class PlaySession:
             self._hinter = (strat, rngs[0], mems[0])
         strat, rng, mem = self._hinter
         legal, hist = legal_array(codes), hist_for_strategy(self.game)
-        rows, samples = {}, 0
+        rows = {}
         if strat.name == "expert":
             from .strategies.expert import expert_advice
 
             code, found = expert_advice(obs, legal, hist, rng)   # a fresh workspace
             rows = {c: tuple(row) for c, *row in found}
-            samples = max((n for *_, n in found), default=0)
         else:
             code = int(strat.decide(obs, legal, hist, rng, mem))
-        return strat.name, code if code in codes else codes[0], rows, samples
+        return strat.name, code if code in codes else codes[0], rows
 
     # -- the end ---------------------------------------------------------------------------
     def result_lines(self) -> list[str]:

@@ -112,10 +112,13 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None) ->
     try:
         for part in mine:
             warm.compile_part(part)
-        for s in sorted(todo, key=lambda s: bool(s.parts)):
+        for s in todo:
+            if not s.parts:
+                _compile(s)
+        warm.finish(helpers)
+        for s in todo:
             if s.parts:
-                warm.finish(helpers)
-            _compile(s)
+                _compile(s)
     finally:
         warm.finish(helpers, wait=False)
     if kernel:

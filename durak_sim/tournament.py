@@ -425,7 +425,8 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
     total_chunks = len(wanted)
     result = TournamentResult(out=out, config=config, complete=False,
                               chunks_done=len(manifest.done & wanted), chunks_total=total_chunks,
-                              threads=threads if cluster is not None else threads or default_threads(),
+                              threads=threads if cluster is not None
+                              else threads or default_threads(),
                               workers=cluster.workers if cluster is not None else None)
     prefetcher = None
     if prefetch and result.chunks_done < total_chunks:

@@ -19,20 +19,8 @@ import sys
 from typing import Sequence
 
 
-def _solver() -> None:
-    import numpy as np
-
-    from .kernel import solver
-    from .position import Position
-    from .solve import kernel_position
-
-    i64 = np.int64
-    solver.solve_root(*kernel_position(Position(0, (1, 2))), solver.new_table(10), i64(1),
-                      i64(0), i64(solver.MODE_ONE), np.zeros(solver.OUT_SIZE, np.int64),
-                      np.zeros(solver.STATS_SIZE, np.int64))
-
-
-def _variant() -> None:
+def _search(variant: bool) -> None:
+    """Solve a two-card endgame with the search (compiled, or loaded, for hard's call)."""
     import numpy as np
 
     from .kernel import solver, vsolver
@@ -41,14 +29,19 @@ def _variant() -> None:
     from .solve import kernel_position
 
     i64 = np.int64
-    vsolver.solve_variant(*kernel_position(Position(0, (1, 2))), i64(FLAG_TRANSFER), i64(0),
-                          vsolver.new_table(10), i64(1), i64(0), i64(solver.MODE_ONE),
-                          np.zeros(vsolver.OUT_SIZE, np.int64),
-                          np.zeros(solver.STATS_SIZE, np.int64))
+    position = kernel_position(Position(0, (1, 2)))
+    work = (i64(1), i64(0), i64(solver.MODE_ONE))          # stamp, no node cap, one action
+    stats = np.zeros(solver.STATS_SIZE, np.int64)
+    if variant:
+        vsolver.solve_variant(*position, i64(FLAG_TRANSFER), i64(0), vsolver.new_table(10),
+                              *work, np.zeros(vsolver.OUT_SIZE, np.int64), stats)
+    else:
+        solver.solve_root(*position, solver.new_table(10), *work,
+                          np.zeros(solver.OUT_SIZE, np.int64), stats)
 
 
 #: the parts a strategy may name: how to compile each, and about how long it takes here
-PARTS = {"solver": (_solver, 32.0), "variant": (_variant, 29.0)}
+PARTS = {"solver": (lambda: _search(False), 32.0), "variant": (lambda: _search(True), 29.0)}
 
 
 def compile_part(name: str) -> None:

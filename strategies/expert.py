@@ -155,7 +155,7 @@ E_MODEL = E_BASE + 1         # ... 1 when the opponent model was easy
 E_SUM = E_MODEL + 1          # ... 256 words: per legal action, the sum of the gains
 E_SQ = E_SUM + 256           # ... 256 words: the sum of their squares
 E_ALIVE = E_SQ + 256         # ... 256 words: 1 when not dropped
-E_PLAYED = E_ALIVE + 256     # ... 256 words: the determinizations it was played on
+E_PLAYED = E_ALIVE + 256     # ... 256 words: a dropped one's determinizations at its drop
 RESET = E_PLAYED + 256
 E_STOCK = RESET              # 40 words: a determinization's stock
 E_RES = E_STOCK + 40         # 256 words: its rollout results
@@ -470,7 +470,6 @@ def search_decide(obs, legal, hist, rng, mem, samples, step, z_play, z_drop, fac
         mem[E_SUM + a] = 0
         mem[E_SQ + a] = 0
         mem[E_ALIVE + a] = 1
-        mem[E_PLAYED + a] = 0
     mem[E_BASE] = base
     mem[E_MODEL] = opp_easy
     mem[E_DONE] = 0
@@ -504,13 +503,11 @@ def search_decide(obs, legal, hist, rng, mem, samples, step, z_play, z_drop, fac
         done += step
         mem[E_DONE] = done
         for a in range(n):
-            if mem[E_ALIVE + a] != 0:
-                mem[E_PLAYED + a] = done
-        for a in range(n):
             if a != bi and mem[E_ALIVE + a] != 0:
                 mean, se = _gain(mem, a, done)
                 if mean + z_drop * se <= 0.0:
                     mem[E_ALIVE + a] = 0
+                    mem[E_PLAYED + a] = done
                     n_alive -= 1
     mem[E_SEARCHED] += 1
     best = base
@@ -566,12 +563,13 @@ def expert_advice(obs, legal, hist, rng, mem=None):
     before = int(mem[E_SEARCHED])
     act = int(decide(obs, legal, hist, rng, mem))
     rows = []
-    if int(mem[E_SEARCHED]) > before and int(mem[E_DONE]) > 0:
+    done = int(mem[E_DONE])
+    if int(mem[E_SEARCHED]) > before and done > 0:
         for a in range(int(legal[0])):
-            played = int(mem[E_PLAYED + a])
+            alive = bool(mem[E_ALIVE + a])
+            played = done if alive else int(mem[E_PLAYED + a])
             mean, se = _gain(mem, np.int64(a), np.int64(played))
-            rows.append((int(legal[1 + a]), float(mean), float(se), bool(mem[E_ALIVE + a]),
-                         played))
+            rows.append((int(legal[1 + a]), float(mean), float(se), alive, played))
     return act, rows
 
 
