@@ -63,14 +63,15 @@ def resolve_strategies(names: Sequence[str | Strategy]) -> list[Strategy]:
     return [n if isinstance(n, Strategy) else get_strategy(n) for n in names]
 
 
-#: about how long a cold compile of the game kernel takes on a 2-core machine (the notice)
-KERNEL_COMPILE_SECONDS = 20
-_kernel_ready = False
+#: the kernels (table size, series) compiled or loaded in this process, or being so
+_kernel_ready: set = set()
 
 
-def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None) -> float:
+def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None,
+            seats: int | None = None, series: bool = False) -> float:
     """Compile (or load from numba's cache) the numba strategies among ``strategies`` and,
-    with ``kernel``, the game kernel; return the seconds it took.
+    with ``kernel``, the game kernel for ``seats`` seats (default: one per strategy) and
+    deals or series of deals; return the seconds it took.
 
     When any of it is not in the cache, one line on stderr (or ``notice(text)``) says first
     what is being compiled and about how long it takes, since a cold compile can take a
@@ -81,24 +82,28 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None) ->
     from . import registry
     from .kernel import cache
 
-    global _kernel_ready
     # plain-Python strategies (or all of them under NUMBA_DISABLE_JIT) play on the slow path
     kernel = kernel and all(s.compiled for s in strategies)
+    shape = (len(strategies) if seats is None else seats, bool(series))
     todo = [s for s in dict.fromkeys(strategies)
             if s.compiled and s.name not in registry._READY]
-    if not todo and (_kernel_ready or not kernel):
+    if not todo and (shape in _kernel_ready or not kernel):
         return 0.0
     from . import warm
 
     t = time.perf_counter()
     cold = [s for s in todo if cache.is_cached(s.fn) is False]
-    # the searches the cold strategies link: on other cores (durak_sim.warm), then the rest
-    theirs, mine = warm.plan([p for s in cold for p in s.parts], cpu_count())
+    # the searches the cold strategies link and a cold kernel: on other cores
+    # (durak_sim.warm), beside the strategies' own code
+    parts = [p for s in cold for p in s.parts]
     what = [f"strategy {s.name!r}" for s in cold]
-    estimate = sum(s.compile_seconds or 0 for s in cold) - sum(warm.PARTS[p][1] for p in theirs)
-    if kernel and not _kernel_ready and cache.any_cached(_kernel().play_batch) is False:
+    if kernel and shape not in _kernel_ready and kernel_cached(*shape) is False:
         what.insert(0, "the game kernel")
-        estimate += KERNEL_COMPILE_SECONDS
+        parts.append(warm.kernel_part(*shape))
+    theirs, mine = warm.plan(parts, cpu_count())
+    own = {s.name: (s.compile_seconds or 0) - sum(warm.cost(p) for p in s.parts) for s in cold}
+    estimate = warm.estimate(theirs, mine, sum(own[s.name] for s in cold if not s.parts),
+                             sum(own[s.name] for s in cold if s.parts), cpu_count())
     if what:
         names = what[0] if len(what) == 1 else ", ".join(what[:-1]) + " and " + what[-1]
         about = f" (about {estimate:.0f} s)" if estimate >= 1 else ""
@@ -122,8 +127,39 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None) ->
     finally:
         warm.finish(helpers, wait=False)
     if kernel:
-        _kernel_ready = True   # _warm compiles it on the first batch (or loads it)
+        _kernel_ready.add(shape)   # _warm loads it on the first batch (or compiles it)
     return time.perf_counter() - t
+
+
+def _random_call(seats: int, series: bool) -> "Call":
+    """A kernel call of random play at ``seats`` seats: its argument types are those of
+    every line-up of that size (strategies are first-class functions of one signature)."""
+    from . import registry
+
+    rnd = get_strategy("random")
+    if rnd.name not in registry._READY:
+        _compile(rnd)
+    return Call(0, (rnd.fn,) * seats, Rules(players=seats), np.int64(rnd.memory),
+                np.zeros(seats, np.int64), 1 if series else None)
+
+
+def kernel_cached(seats: int, series: bool = False) -> bool | None:
+    """Whether numba loads the game kernel for ``seats`` seats from its cache (None: cannot
+    be told)."""
+    from .kernel import cache
+
+    fn, args = _random_call(seats, series).target(*_NO_GAMES)
+    try:
+        types = tuple(fn.typeof_pyval(a) for a in args)
+    except Exception:  # noqa: BLE001 - numba internals: unknown, never an error
+        return None
+    return cache.args_cached(fn, types)
+
+
+def warm_kernel(seats: int, series: bool = False) -> None:
+    """Compile (or load) the game kernel for ``seats`` seats in this process."""
+    call = _random_call(seats, series)
+    _warm(_kernel(), call.fns, call.rules, call.mem_size, call.resets, series)
 
 
 def _compile(s: Strategy) -> None:
@@ -345,7 +381,7 @@ def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record,
         return play_reference(strats, seed, deals, rots, n_series_deals, rules, record, stop)
     B, L = _kernel(), _layout()
     n_threads = _set_threads(threads)
-    prepare_s = prepare(strats)
+    prepare_s = prepare(strats, series=n_series_deals is not None)
     fns = tuple(s.fn for s in strats)
     mem_size = np.int64(max(s.memory for s in strats))
     resets = np.array([s.reset for s in strats], np.int64)
@@ -401,10 +437,8 @@ class Call:
     resets: np.ndarray
     series_deals: int | None = None
 
-    def run(self, deals, rots, n_threads, results, actions, decks, stop) -> None:
-        n = len(deals)
-        if n == 0:
-            return
+    def target(self, deals, rots, n_threads, results, actions, decks, stop) -> tuple:
+        """The kernel's function and its arguments for these games."""
         B = _kernel()
         record = actions is not None
         if not record:
@@ -412,19 +446,29 @@ class Call:
         r = self.rules
         table = (np.int64(r.players), np.int64(r.hand_size), np.int64(r.flags))
         # enough chunks to balance uneven game lengths; results do not depend on the count
-        n_chunks = np.int64(max(1, min(n, 16 * n_threads)))
+        n_chunks = np.int64(max(1, min(len(deals), 16 * n_threads)))
         deals = np.ascontiguousarray(deals, dtype=np.int64)
         rots = np.ascontiguousarray(rots, dtype=np.int64)
         kinds = np.array([B.INLINED.get(getattr(f, "__module__", ""), B.KIND_CALL)
                           for f in self.fns], np.int64)
         if self.series_deals is None:
-            B.play_batch(np.int64(self.seed), deals, rots, self.fns, kinds, *table,
-                         self.mem_size, self.resets, n_chunks, results, record, actions, decks,
-                         stop)
-        else:
-            B.play_series_batch(np.int64(self.seed), deals, rots, np.int64(self.series_deals),
-                                self.fns, kinds, *table, self.mem_size, self.resets, n_chunks,
-                                results, record, actions, decks, stop)
+            return B.play_batch, (np.int64(self.seed), deals, rots, self.fns, kinds, *table,
+                                  self.mem_size, self.resets, n_chunks, results, record,
+                                  actions, decks, stop)
+        return B.play_series_batch, (np.int64(self.seed), deals, rots,
+                                     np.int64(self.series_deals), self.fns, kinds, *table,
+                                     self.mem_size, self.resets, n_chunks, results, record,
+                                     actions, decks, stop)
+
+    def run(self, deals, rots, n_threads, results, actions, decks, stop) -> None:
+        if len(deals):
+            fn, args = self.target(deals, rots, n_threads, results, actions, decks, stop)
+            fn(*args)
+
+
+#: arguments of a call that plays no game (the stop flag is up): compiles the kernel
+_NO_GAMES = (np.zeros(1, np.int64), np.zeros(1, np.int64), 1, np.zeros((1, 1), np.int64),
+             None, None, np.ones(1, np.int64))
 
 
 _warmed: set = set()
@@ -439,10 +483,10 @@ def _warm(B, fns, rules, mem_size, resets, series: bool) -> float:
         return 0.0
     t = time.perf_counter()
     call = Call(0, fns, rules, mem_size, resets, 1 if series else None)
-    one = np.zeros(1, np.int64)
-    res = np.zeros((1, _layout().R_COLS), np.int64)
+    no_games = list(_NO_GAMES)
+    no_games[3] = np.zeros((1, _layout().R_COLS), np.int64)
     try:
-        call.run(one, one, 1, res, None, None, np.ones(1, np.int64))   # compiled, not played
+        call.run(*no_games)   # compiled, not played
     except Exception:  # noqa: BLE001 - a strategy failing here fails again in the real
         pass           # games, where it is told with their seed and deal
     _warmed.add(key)

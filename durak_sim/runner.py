@@ -586,7 +586,7 @@ def play(out: Path, config, manifest: Manifest, threads, progress: bool, console
     strats = dict(zip(names, resolve_strategies(names)))
     if cluster is None:
         # compile first (it says so when that takes long), then take Ctrl-C as a flag
-        played.compile_seconds += prepare(list(strats.values()))
+        played.compile_seconds += prepare(list(strats.values()), seats=config.players)
     store = _Store(out, manifest, config, index, played)
     try:
         with live(board, progress, console):

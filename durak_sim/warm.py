@@ -1,11 +1,12 @@
 """A cold compile on more than one core: the endgame searches a strategy links (its
-``parts``, :class:`durak_sim.registry.Strategy`) compiled in helper processes while this
-one compiles the rest, then the strategy itself, which loads them from numba's cache.
+``parts``, :class:`durak_sim.registry.Strategy`) and the game kernel compiled in helper
+processes while this one compiles the rest, then the strategy itself, which loads them from
+numba's cache.
 
 numba compiles in one thread, and the hard level's cold compile is mostly its two searches
-(the default game's solver and the variant search, about 30 s each here), so on a 2-core
-machine one of them compiles beside the other work (benchmarks/RESULTS.md, 2026-12-06). A
-helper (:func:`start`) compiles one part into the cache and exits.
+(the default game's solver and the variant search, about 30 s each here), and the game
+kernel takes about 20 s more; so they compile side by side (benchmarks/RESULTS.md,
+2026-12-06). A helper (:func:`start`) compiles one part into the cache and exits.
 It dies with the process that started it (Linux: ``PR_SET_PDEATHSIG``; a Ctrl-C reaches
 both), so a killed run leaves nothing compiling; a helper that fails changes nothing but the
 time, since the strategy's own compile then compiles the part itself.
@@ -42,23 +43,64 @@ def _search(variant: bool) -> None:
 
 #: the parts a strategy may name: how to compile each, and about how long it takes here
 PARTS = {"solver": (lambda: _search(False), 32.0), "variant": (lambda: _search(True), 29.0)}
+#: about how long a cold compile of the game kernel for one table size takes here
+KERNEL_SECONDS = 20.0
+
+
+def kernel_part(seats: int, series: bool = False) -> str:
+    """The part that is the game kernel for ``seats`` seats (its types depend on the count)
+    and deals or series of deals.
+
+    >>> kernel_part(4), kernel_part(2, series=True)
+    ('kernel:4', 'kernel:2:series')
+    """
+    return f"kernel:{seats}" + (":series" if series else "")
+
+
+def cost(name: str) -> float:
+    """About how long part ``name`` takes to compile here."""
+    return KERNEL_SECONDS if name.startswith("kernel:") else PARTS[name][1]
 
 
 def compile_part(name: str) -> None:
     """Compile (or load) part ``name`` in this process."""
-    PARTS[name][0]()
+    if name.startswith("kernel:"):
+        from .play import warm_kernel
+
+        _, seats, *series = name.split(":")
+        warm_kernel(int(seats), bool(series))
+    else:
+        PARTS[name][0]()
 
 
 def plan(parts: Sequence[str], cores: int) -> tuple[list[str], list[str]]:
-    """``(for helpers, for this process)``: the costliest parts go to ``cores - 1`` helpers,
-    one each; this process keeps the rest (and the strategies' own compiles).
+    """``(for helpers, for this process)``: on more than one core, the costliest parts go to
+    helpers, one each and at most ``cores`` (this process compiles the strategies' own code
+    meanwhile, which is cheap, then waits); it keeps the rest.
 
-    >>> plan(["variant", "solver"], 2), plan(["solver"], 4), plan(["solver", "variant"], 1)
-    ((['solver'], ['variant']), (['solver'], []), ([], ['solver', 'variant']))
+    >>> plan(["variant", "kernel:2", "solver"], 2), plan(["solver"], 4)
+    ((['solver', 'variant'], ['kernel:2']), (['solver'], []))
+    >>> plan(["solver", "variant"], 1)
+    ([], ['solver', 'variant'])
     """
-    todo = sorted(dict.fromkeys(parts), key=lambda p: -PARTS[p][1])
-    k = max(0, min(cores - 1, len(todo)))
+    todo = sorted(dict.fromkeys(parts), key=lambda p: -cost(p))
+    k = min(cores, len(todo)) if cores > 1 else 0
     return todo[:k], todo[k:]
+
+
+def estimate(theirs: Sequence[str], mine: Sequence[str], before: float, after: float,
+             cores: int) -> float:
+    """About how long the compile takes: the helpers' parts beside this process's parts and
+    the strategies' own compiles that need no part (``before``), on ``cores`` cores, then
+    the own compiles of the strategies that load parts (``after``).
+
+    >>> estimate(["solver", "variant"], ["kernel:2"], 7, 14, 2)
+    58.0
+    """
+    here = before + sum(cost(p) for p in mine)
+    work = here + sum(cost(p) for p in theirs)
+    longest = max([here] + [cost(p) for p in theirs])
+    return max(longest, work / max(1, cores)) + after
 
 
 #: a helper's program: this very package first on its path (from a source checkout as the

@@ -70,3 +70,32 @@ def test_finish_ends_helpers_still_running():
     h = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
     warm.finish([h], wait=False)
     assert h.poll() is not None
+
+
+def test_the_kernel_is_a_part_a_helper_compiles():
+    """A helper compiles (here: loads) the game kernel for a table size, after which this
+    process finds it in the cache under the key numba itself looks for."""
+    from durak_sim import play
+
+    helpers = warm.start([warm.kernel_part(2)])
+    assert len(helpers) == 1 and helpers[0].wait(timeout=300) == 0
+    assert play.kernel_cached(2) is True
+
+
+@pytest.mark.slow   # a kernel compiled cold
+def test_a_cold_kernel_compiles_in_a_helper_and_loads_here(tmp_path):
+    """On an empty cache the kernel for three seats is not cached (nor for two); after a
+    helper compiled it, it is (and still not the two seats' one), and a three-player match
+    then compiles no kernel of its own."""
+    script = ("import time\n"
+              "from durak_sim import play, warm\n"
+              "before = play.kernel_cached(3), play.kernel_cached(2)\n"
+              "warm.start([warm.kernel_part(3)])[0].wait()\n"
+              "after = play.kernel_cached(3), play.kernel_cached(2)\n"
+              "t = time.perf_counter()\n"
+              "play.warm_kernel(3)\n"
+              "print(before, after, time.perf_counter() - t < 5)\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env)
+    assert out.stdout.split() == ["(False,", "False)", "(True,", "False)", "True"], out.stderr

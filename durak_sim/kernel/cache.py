@@ -1,6 +1,6 @@
 """What numba's on-disk cache already holds, and compiling a strategy on first use.
 
-A cold compile is long (the game kernel about 10 s, the hard strategy's solver over a minute
+A cold compile is long (the game kernel about 20 s, the hard strategy's searches about a minute
 on a 2-core machine), so the commands say so before it starts
 (:func:`durak_sim.play.prepare`); these helpers tell whether a compile is coming. They read
 numba's cache index the way numba itself does when it looks for a compiled function (the
@@ -23,31 +23,26 @@ def _index(dispatcher) -> dict | None:
 def is_cached(dispatcher, signature=STRATEGY_SIGNATURE) -> bool | None:
     """True if numba will load ``dispatcher`` for ``signature`` from its disk cache (or has it
     in memory already), False if it will compile it, None if that cannot be told."""
-    if signature.args in dispatcher.signatures:
+    return _cached(dispatcher, signature.args, signature)
+
+
+def args_cached(dispatcher, types: tuple) -> bool | None:
+    """``is_cached`` for a call from Python with arguments of these numba ``types`` (numba's
+    key for it is the tuple itself)."""
+    return _cached(dispatcher, types, types)
+
+
+def _cached(dispatcher, args: tuple, key_of) -> bool | None:
+    if args in dispatcher.signatures:
         return True
     index = _index(dispatcher)
     if index is None:
         return None
     try:
-        key = dispatcher._cache._index_key(signature, dispatcher.targetctx.codegen())
+        key = dispatcher._cache._index_key(key_of, dispatcher.targetctx.codegen())
     except Exception:  # noqa: BLE001 - as above
         return None
     return key in index
-
-
-def any_cached(dispatcher) -> bool | None:
-    """True if the disk cache holds ``dispatcher`` for this machine under any signature (the
-    game kernel's arguments always have the same types), False if not, None if unknown."""
-    if dispatcher.signatures:
-        return True
-    index = _index(dispatcher)
-    if index is None:
-        return None
-    try:
-        magic = dispatcher.targetctx.codegen().magic_tuple()
-    except Exception:  # noqa: BLE001 - as above
-        return None
-    return any(key[1] == magic for key in index)
 
 
 def compile_strategy(decide) -> None:
