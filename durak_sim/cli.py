@@ -66,12 +66,32 @@ class Group(click.Group):
             fail(f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else
                  str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         except (UserError, ValueError) as exc:
-            fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            fail(_with_thread_settings(str(exc).splitlines()[0]) if str(exc) else
+                 type(exc).__name__)
         except RuntimeError as exc:  # an illegal strategy action and the like
             line = str(exc).splitlines()[0]
             if NO_CACHE_FOLDER in line:   # a read-only install and a read-only home
                 line += "; numba's cache needs a writable folder: set NUMBA_CACHE_DIR to one"
             fail(line)
+
+
+#: numba's settings of its threads, which its own errors about them do not name
+THREAD_SETTINGS = ("NUMBA_NUM_THREADS", "NUMBA_THREADING_LAYER")
+
+
+def _with_thread_settings(line: str, env=os.environ) -> str:
+    """numba's line about its threads, with the settings in effect named.
+
+    >>> _with_thread_settings("Number of threads specified must be > 0.",
+    ...                       {"NUMBA_NUM_THREADS": "0"})
+    "Number of threads specified must be > 0. (NUMBA_NUM_THREADS='0')"
+    >>> _with_thread_settings("seed must be an integer", {"NUMBA_NUM_THREADS": "0"})
+    'seed must be an integer'
+    """
+    set_ = [f"{n}={env[n]!r}" for n in THREAD_SETTINGS if n in env]
+    if set_ and "thread" in line.lower():
+        return f"{line} ({', '.join(set_)})"
+    return line
 
 
 def _stop_on_terminate() -> None:
@@ -210,6 +230,9 @@ def match(strategies, deals, seed, threads, swap, records, force, as_json, progr
     _records_file(records, force, deals * (rules.players if swap else 1), rules.players)
     if any(n.startswith("engine:") for n in names) and sprt is None:
         from .engine_match import run_engine_match
+        from .play import _thread_count
+
+        _thread_count(threads)   # (one thread plays an engine's games; a bad value is told)
 
         result = run_engine_match(names, deals=deals, seed=seed, rules=rules, swap=swap,
                                   records=records, forfeit=forfeit, progress=progress,

@@ -13,6 +13,8 @@
 "one move at a time: type one move's number (1-6)"
 >>> parse_input("take take", obs, codes).message
 "one move at a time: type take on its own (not 'take take')"
+>>> parse_input("7h 7h", obs, codes).message
+'one move at a time: type 7♥ once (two cards mean the card you beat with, then the attack card)'
 >>> parse_input("9" * 5000, obs, codes).message, parse_input("²", obs, codes).kind
 ('there is no move 999999...: choose 1-6', 'error')
 >>> parse_card_word("10♦"), parse_card_word("Т♠"), parse_card_word("qh")
@@ -130,6 +132,9 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
     card = cards[0]
     target = cards[1] if len(cards) == 2 else None
     name = show_card(card, ranks)
+    if target == card:
+        return Parsed("error", message=f"one move at a time: type {name} once (two cards mean "
+                                       f"the card you beat with, then the attack card)")
     if not int(obs[O_HAND]) >> card & 1:
         return Parsed("error", message=f"you do not hold {name}")
     options = [c for c in codes if action_card(c) == card and _kind(c) != "other"]

@@ -40,12 +40,28 @@ def _rc(name: str) -> dict:
             "axes.titley": 1.0, "figure.dpi": DPI}
 
 
+def _import_matplotlib():
+    """matplotlib, imported whatever ``MPLBACKEND`` says: the figures are drawn by Agg into
+    files, never in a window, and a backend unknown to matplotlib named there would fail
+    its import (and so the report of games already stored)."""
+    import os
+    import sys
+
+    if "matplotlib" not in sys.modules:
+        saved = os.environ.pop("MPLBACKEND", None)
+        try:
+            import matplotlib  # noqa: F401
+        finally:
+            if saved is not None:
+                os.environ["MPLBACKEND"] = saved
+    return sys.modules["matplotlib"]
+
+
 @contextlib.contextmanager
 def plot_style(name: str):
     """matplotlib's default style (whatever the user's matplotlibrc says) plus ours, for
     drawing and saving the figure ``name``."""
-    import matplotlib
-
+    matplotlib = _import_matplotlib()
     with matplotlib.rc_context():
         matplotlib.rcdefaults()
         matplotlib.rcParams.update(_rc(name))

@@ -378,6 +378,10 @@ def _run_locked(out: Path, config: TournamentConfig, manifest: Manifest, resume:
         except WriteError as exc:
             raise UserError(f"{exc}; every game is stored: make room, then run: durak-sim "
                             f"report {_quote(str(out))}") from None
+        except (ValueError, RuntimeError, ImportError, OSError) as exc:   # a library's setup
+            line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise UserError(f"the report failed: {line}; every game is stored: durak-sim "
+                            f"report {_quote(str(out))} builds it again") from None
         result.report_seconds = time.perf_counter() - t
         result.report_cpu_seconds = cpu_seconds() - c
         result.seconds = time.perf_counter() - t_start

@@ -148,6 +148,19 @@ def test_numba_num_threads_below_the_cores_is_the_default_not_an_error(tmp_path)
     assert too_many.returncode == 2 and "threads must be in 1..1" in too_many.stderr
 
 
+def test_numba_thread_settings_that_fail_are_named_in_the_one_line():
+    """numba's own errors about its threads name no setting; ours adds the one in effect."""
+    import os
+
+    for name, value, words in (("NUMBA_NUM_THREADS", "0", "must be > 0"),
+                               ("NUMBA_THREADING_LAYER", "tbb_not_installed", "")):
+        env = {**os.environ, name: value}
+        proc = subprocess.run([*CLI, "match", "easy", "random", "--deals", "2"],
+                              capture_output=True, text=True, env=env)
+        assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
+        assert f"{name}='{value}'" in proc.stderr and words in proc.stderr
+
+
 def test_numba_disable_jit_plays_on_the_reference_engine(tmp_path):
     """Under ``NUMBA_DISABLE_JIT=1`` (a user debugging a plugin) every strategy is plain
     Python: a tournament plays on the slow path and stores the same games (it raised an
@@ -159,6 +172,7 @@ def test_numba_disable_jit_plays_on_the_reference_engine(tmp_path):
     slow = subprocess.run([*CLI, *args, "--out", str(tmp_path / "slow")], capture_output=True,
                           text=True, env=env)
     assert slow.returncode == 0 and "Traceback" not in slow.stderr, slow.stderr
+    assert "Warning" not in slow.stderr   # (numpy's uint64 wrap-around in the seed streams)
     fast = subprocess.run([*CLI, *args, "--out", str(tmp_path / "fast")], capture_output=True,
                           text=True)
     assert fast.returncode == 0, fast.stderr

@@ -535,3 +535,10 @@ def test_stopping_a_stderr_reader_that_ends_meanwhile_is_quiet():
 
     tail._thread = StillRunningWhenLookedAt()
     tail.stop(0.0)
+
+
+def test_threads_out_of_range_is_refused_for_an_engine_line_up_too(tmp_path):
+    proc = run("match", f"engine:{EXAMPLE}", "easy", "--deals", "2", "--threads", "99",
+               cwd=tmp_path)
+    assert proc.returncode == 2 and "threads must be in 1.." in proc.stderr, proc.stderr
+    assert len(proc.stderr.splitlines()) == 1 and list(tmp_path.iterdir()) == []

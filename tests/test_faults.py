@@ -131,6 +131,29 @@ def _small_files(limit: int):
     return apply
 
 
+def test_a_bad_mplbackend_does_not_fail_the_report(tmp_path, whole):
+    """The figures are drawn into files by Agg: an unknown ``MPLBACKEND`` (which fails
+    matplotlib's import) changes nothing, not a byte."""
+    out = tmp_path / "t"
+    proc = subprocess.run([*CLI, "tournament", *ARGS, "--out", str(out)], capture_output=True,
+                          text=True, env={**os.environ, "MPLBACKEND": "bogus"}, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert {name: (out / name).read_bytes() for name in RESULTS} == whole
+
+
+def test_a_failing_report_says_the_games_are_stored(tmp_path, monkeypatch):
+    from durak_sim import report
+    from durak_sim.errors import UserError
+
+    def broken(*args, **kwargs):
+        raise ValueError("a library could not start\nits details")
+
+    monkeypatch.setattr(report, "build_report", broken)
+    with pytest.raises(UserError, match=r"^the report failed: a library could not start; "
+                                        r"every game is stored: durak-sim report .* builds"):
+        run_tournament(["random", "easy"], 10, 13, tmp_path / "t", 1, progress=False)
+
+
 def test_a_full_disk_is_one_line_naming_the_file_and_the_resume(tmp_path, whole):
     from cli_errors import assert_one_line_error
 

@@ -3,8 +3,15 @@ statement). uint64 lives only in here; callers hold the state in a ``uint64[1]``
 import numba
 import numpy as np
 
+from .bits import NO_JIT
 from .config import JIT
 from .intrinsics import hold
+
+if NO_JIT:  # pragma: no cover - only under NUMBA_DISABLE_JIT=1
+    # numpy's uint64 scalars warn where compiled code wraps around, as splitmix64 means to
+    import warnings
+
+    warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, __name__)
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 M1 = np.uint64(0xBF58476D1CE4E5B9)
