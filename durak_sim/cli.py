@@ -37,6 +37,7 @@ class Group(click.Group):
 
     def main(self, args=None, *rest, standalone_mode=True, **kwargs):
         if args is None:   # the real command line, not a test's in-process call
+            _standard_streams_open()
             _stop_on_terminate()
             _printable_everywhere()
         try:
@@ -114,6 +115,17 @@ def _stop_on_terminate() -> None:
     for sig in (signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(sig) is signal.SIG_DFL:
             signal.signal(sig, forward)
+
+
+def _standard_streams_open() -> None:
+    """A standard stream closed before the command started (``>&-``) is pointed at the null
+    device: else the first file the command opens would get its number, and whatever
+    writes to that stream (a child process, a library's C code) would write into the file."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            os.open(os.devnull, os.O_RDWR)   # (the lowest free number: this one)
 
 
 def _printable_everywhere() -> None:

@@ -1,4 +1,5 @@
 """Bad input is one line on stderr and exit code 2, never a traceback."""
+import os
 import subprocess
 import sys
 
@@ -428,3 +429,20 @@ def test_replay_refuses_a_record_whose_seed_does_not_deal_its_hands(tmp_path):
     proc = subprocess.run([*CLI, "replay", "--record", str(path)], capture_output=True,
                           text=True)
     assert_one_line_error(proc, "record 2", "not deal 1 of series 0 of seed 2")
+
+
+def test_a_stream_closed_before_the_start_is_never_a_files_number(tmp_path):
+    """With stdout closed before the command starts (``>&-``), a file the command opens does
+    not become stdout (a child process or C code writing to stdout would write into it); the
+    command itself runs as before."""
+    probe = tmp_path / "probe"
+    code = ("import os, sys; os.close(1); from durak_sim.cli import _standard_streams_open; "
+            f"_standard_streams_open(); f = open({str(probe)!r}, 'w'); "
+            "sys.stderr.write(f'{f.fileno()} {os.path.realpath(\"/proc/self/fd/1\")}')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    fd, target = proc.stderr.split()
+    assert int(fd) > 2 and target == os.devnull, proc.stderr
+    run = subprocess.run([*CLI, "match", "easy", "random", "--deals", "2", "--records",
+                          str(tmp_path / "r.jsonl")], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
+    assert run.returncode == 0 and len((tmp_path / "r.jsonl").read_text().splitlines()) == 4
