@@ -21,7 +21,7 @@ import numpy as np
 
 from .errors import NOTHING_FINISHED, Interrupted, UserError
 from .formatting import elo_ci, is_sweep, num, p_value, pct_ci, print_whole
-from .play import RECORD_BLOCK, play_games, resolve_strategies
+from .play import RECORD_BLOCK, check_seed, play_games, ready_lineup, resolve_strategies
 from .rules import Rules
 
 
@@ -170,7 +170,9 @@ def run_match(a: str, b: str, *, deals: int, seed: int = 1, threads: int | None 
     order = [s.name for s in strats]
     names = list(dict.fromkeys(order))
     sizer = BlockSizer(most=RECORD_BLOCK // 2 if records is not None else None)
-    counts, seconds, compile_s, decisions, played = None, 0.0, 0.0, 0, 0
+    counts, seconds, decisions, played = None, 0.0, 0, 0
+    check_seed(seed)   # (bad input is told before a compile)
+    compile_s = ready_lineup(strats, rules)
     board = Board(f"match {a} vs {b}: {deals:,} deals{' x 2 seats' if swap else ''}, "
                   f"seed {seed}", unit="deals", games_per_unit=2 if swap else 1)
     board.add("m", f"{a} vs {b}", deals, a=a, b=b)

@@ -100,10 +100,11 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None,
     if kernel and shape not in _kernel_ready and kernel_cached(*shape) is False:
         what.insert(0, "the game kernel")
         parts.append(warm.kernel_part(*shape))
-    theirs, mine = warm.plan(parts, cpu_count())
     own = {s.name: (s.compile_seconds or 0) - sum(warm.cost(p) for p in s.parts) for s in cold}
-    estimate = warm.estimate(theirs, mine, sum(own[s.name] for s in cold if not s.parts),
-                             sum(own[s.name] for s in cold if s.parts), cpu_count())
+    before = sum(own[s.name] for s in cold if not s.parts)
+    theirs, mine = warm.plan(parts, cpu_count(), before)
+    estimate = warm.estimate(theirs, mine, before, sum(own[s.name] for s in cold if s.parts),
+                             cpu_count())
     if what:
         names = what[0] if len(what) == 1 else ", ".join(what[:-1]) + " and " + what[-1]
         about = f" (about {estimate:.0f} s)" if estimate >= 1 else ""
@@ -116,19 +117,42 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None,
     helpers = warm.start(theirs)
     try:
         for part in mine:
-            warm.compile_part(part)
+            _interruptible(warm.compile_part, part)
         for s in todo:
             if not s.parts:
-                _compile(s)
+                _interruptible(_compile, s)
         warm.finish(helpers)
         for s in todo:
             if s.parts:
-                _compile(s)
+                _interruptible(_compile, s)
     finally:
         warm.finish(helpers, wait=False)
     if kernel:
         _kernel_ready.add(shape)   # _warm loads it on the first batch (or compiles it)
     return time.perf_counter() - t
+
+
+def _interruptible(compile_step, *args) -> None:
+    """``compile_step(*args)`` (a numba compile) in a thread while this one waits for it: a
+    compile spends seconds inside LLVM, whose callbacks swallow a KeyboardInterrupt, so in
+    this thread Ctrl-C could be lost; waiting, this thread takes it at once (the compile,
+    a daemon thread, ends with the process)."""
+    import threading
+
+    failed = []
+
+    def run():
+        try:
+            compile_step(*args)
+        except BaseException as exc:  # noqa: BLE001 - raised again in the waiting thread
+            failed.append(exc)
+
+    worker = threading.Thread(target=run, name="durak-sim compile", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    if failed:
+        raise failed[0]
 
 
 def _random_call(seats: int, series: bool) -> "Call":
@@ -143,23 +167,29 @@ def _random_call(seats: int, series: bool) -> "Call":
                 np.zeros(seats, np.int64), 1 if series else None)
 
 
+def _kernel_types(seats: int, series: bool) -> tuple:
+    """The game kernel's function for ``seats`` seats and its argument types."""
+    fn, args = _random_call(seats, series).target(*_NO_GAMES)
+    return fn, tuple(fn.typeof_pyval(a) for a in args)
+
+
 def kernel_cached(seats: int, series: bool = False) -> bool | None:
     """Whether numba loads the game kernel for ``seats`` seats from its cache (None: cannot
     be told)."""
     from .kernel import cache
 
-    fn, args = _random_call(seats, series).target(*_NO_GAMES)
     try:
-        types = tuple(fn.typeof_pyval(a) for a in args)
-    except Exception:  # noqa: BLE001 - numba internals: unknown, never an error
+        fn, types = _kernel_types(seats, series)
+    except Exception:  # noqa: BLE001 - numba internals, or no such table: unknown
         return None
     return cache.args_cached(fn, types)
 
 
 def warm_kernel(seats: int, series: bool = False) -> None:
-    """Compile (or load) the game kernel for ``seats`` seats in this process."""
-    call = _random_call(seats, series)
-    _warm(_kernel(), call.fns, call.rules, call.mem_size, call.resets, series)
+    """Compile (or load) the game kernel for ``seats`` seats in this process (compiled for
+    its argument types, not run)."""
+    fn, types = _kernel_types(seats, series)
+    fn.compile(types)
 
 
 def _compile(s: Strategy) -> None:
@@ -320,6 +350,22 @@ def _set_threads(threads: int | None) -> int:
     return t
 
 
+def ready_lineup(strategies: Sequence[str | Strategy], rules: Rules,
+                 series: bool = False) -> float:
+    """Check that the line-up can sit at ``rules``' table, then compile (or load) what its
+    games need (:func:`prepare`); the seconds that took. Commands call it before they take
+    Ctrl-C as a flag (:class:`durak_sim.runner.StopFlag`), so that a Ctrl-C during a cold
+    compile ends them at once."""
+    strats = resolve_strategies(strategies)
+    if len(strats) != rules.players:
+        raise UserError(f"{rules.players} players need {rules.players} strategies, got "
+                        f"{len(strats)}")
+    check_supported(strats, rules)
+    if not all(s.compiled for s in strats):
+        return 0.0   # (the slow path compiles what it uses, Ctrl-C or not)
+    return prepare(strats, seats=rules.players, series=series)
+
+
 def check_supported(strats: Sequence[Strategy], rules: Rules) -> None:
     """One line (UserError) when a strategy does not play ``rules`` (rulesets.md)."""
     for s in strats:
@@ -370,10 +416,7 @@ def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record,
 
     strats = resolve_strategies(strategies)
     seed = check_seed(seed)
-    if len(strats) != rules.players:
-        raise UserError(f"{rules.players} players need {rules.players} strategies, got "
-                        f"{len(strats)}")
-    check_supported(strats, rules)
+    prepare_s = ready_lineup(strats, rules, series=n_series_deals is not None)
     if not all(s.compiled for s in strats):
         from .slow_path import play_reference
 
@@ -381,7 +424,6 @@ def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record,
         return play_reference(strats, seed, deals, rots, n_series_deals, rules, record, stop)
     B, L = _kernel(), _layout()
     n_threads = _set_threads(threads)
-    prepare_s = prepare(strats, series=n_series_deals is not None)
     fns = tuple(s.fn for s in strats)
     mem_size = np.int64(max(s.memory for s in strats))
     resets = np.array([s.reset for s in strats], np.int64)

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import UserError
-from .play import check_seed, game_schedule, play_schedule, resolve_strategies
+from .play import (check_seed, game_schedule, play_schedule, ready_lineup,
+                   resolve_strategies)
 from .rules import Rules
 from .storage import result_columns
 
@@ -149,7 +150,8 @@ def run_sprt(a: str, b: str, elo0: float, elo1: float, seed: int = 1,
                   f"deal pairs, checked every {block:,}", unit="deal pairs", games_per_unit=2)
     board.add("m", f"{a} vs {b}", max_deals, a=a, b=b)
     sizer = BlockSizer()
-    seconds = compile_s = 0.0
+    seconds = 0.0
+    compile_s = ready_lineup(strats, rules)
     lo = 0
     status = "continue"
     interrupted = False

@@ -381,7 +381,8 @@ def run_table_match(lineup: list[str], *, deals: int, seed: int = 1, rules: Rule
     import contextlib
 
     from .limits import MAX_DEALS
-    from .play import RECORD_BLOCK, play_games, play_series, resolve_strategies
+    from .play import (RECORD_BLOCK, check_seed, play_games, play_series, ready_lineup,
+                       resolve_strategies)
     from .progress import Board, live
     from .records import dumps
     from .runner import BlockSizer, StopFlag
@@ -394,7 +395,9 @@ def run_table_match(lineup: list[str], *, deals: int, seed: int = 1, rules: Rule
     names = list(dict.fromkeys(s.name for s in strats))
     per = series_deals or (rules.players if swap else 1)
     sizer = BlockSizer(per, most=max(1, RECORD_BLOCK // per) if records is not None else None)
-    counts, seconds, compile_s, decisions, played = None, 0.0, 0.0, 0, 0
+    counts, seconds, decisions, played = None, 0.0, 0, 0
+    check_seed(seed)   # (bad input is told before a compile)
+    compile_s = ready_lineup(strats, rules, series=bool(series_deals))
     unit = "series" if series_deals else "deals"
     board = Board(f"{' '.join(s.name for s in strats)}: {deals:,} {unit}, seed {seed}",
                   unit=unit, games_per_unit=per)

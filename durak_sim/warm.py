@@ -73,18 +73,19 @@ def compile_part(name: str) -> None:
         PARTS[name][0]()
 
 
-def plan(parts: Sequence[str], cores: int) -> tuple[list[str], list[str]]:
+def plan(parts: Sequence[str], cores: int, beside: float = 0.0) -> tuple[list[str], list[str]]:
     """``(for helpers, for this process)``: on more than one core, the costliest parts go to
-    helpers, one each and at most ``cores`` (this process compiles the strategies' own code
-    meanwhile, which is cheap, then waits); it keeps the rest.
+    helpers, one each and at most ``cores``, while this process compiles the strategies'
+    own code (about ``beside`` seconds of it), then waits; it keeps the rest. A lone part
+    with nothing beside it compiles here (a helper would only add its start).
 
-    >>> plan(["variant", "kernel:2", "solver"], 2), plan(["solver"], 4)
+    >>> plan(["variant", "kernel:2", "solver"], 2), plan(["solver"], 4, beside=7)
     ((['solver', 'variant'], ['kernel:2']), (['solver'], []))
-    >>> plan(["solver", "variant"], 1)
-    ([], ['solver', 'variant'])
+    >>> plan(["solver", "variant"], 1), plan(["kernel:4"], 2)
+    (([], ['solver', 'variant']), ([], ['kernel:4']))
     """
     todo = sorted(dict.fromkeys(parts), key=lambda p: -cost(p))
-    k = min(cores, len(todo)) if cores > 1 else 0
+    k = min(cores, len(todo)) if cores > 1 and (len(todo) > 1 or beside > 0) else 0
     return todo[:k], todo[k:]
 
 

@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -99,3 +100,59 @@ def test_a_cold_kernel_compiles_in_a_helper_and_loads_here(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          env=env)
     assert out.stdout.split() == ["(False,", "False)", "(True,", "False)", "True"], out.stderr
+
+
+def test_a_compile_step_leaves_this_thread_free_for_ctrl_c():
+    """A compile runs in a thread while this one waits: Ctrl-C (SIGINT) raises here at once
+    (inside LLVM's callbacks it could be swallowed), and a step's own error is raised here."""
+    import threading
+
+    from durak_sim.play import _interruptible
+
+    threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+    t = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        _interruptible(time.sleep, 5)
+    assert time.perf_counter() - t < 2
+    with pytest.raises(ValueError, match="bad plugin"):
+        _interruptible(lambda: (_ for _ in ()).throw(ValueError("bad plugin")))
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    return kids
+
+
+def test_ctrl_c_during_a_cold_compile_ends_the_run_at_once(tmp_path):
+    """A match on an empty cache gets Ctrl-C (SIGINT to its process group, as a terminal
+    sends it) while it compiles: exit code 130 within seconds, no helper left running."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("reads Linux's /proc")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    run = subprocess.Popen([sys.executable, "-m", "durak_sim.cli", "match", "hard", "easy",
+                            "--deals", "10", "--no-progress"], env=env, cwd=tmp_path,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(5)   # (the hard level's searches take half a minute and more, cold)
+    helpers = _children(run.pid)
+    t = time.perf_counter()
+    os.killpg(run.pid, signal.SIGINT)
+    try:
+        assert run.wait(timeout=20) == 130
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert time.perf_counter() - t < 5, run.stderr.read()
+    assert "interrupted" in run.stderr.read()
+    time.sleep(1)
+    assert helpers and not [h for h in helpers if os.path.exists(f"/proc/{h}/status")
+                            and "State:\tZ" not in open(f"/proc/{h}/status").read()]
