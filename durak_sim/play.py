@@ -140,17 +140,20 @@ def _interruptible(compile_step, *args) -> None:
     import threading
 
     failed = []
+    done = threading.Event()   # (not Thread.join: one Ctrl-C interrupts can mark a running
+                               # thread as ended, Python 3.11)
 
     def run():
         try:
             compile_step(*args)
         except BaseException as exc:  # noqa: BLE001 - raised again in the waiting thread
             failed.append(exc)
+        finally:
+            done.set()
 
-    worker = threading.Thread(target=run, name="durak-sim compile", daemon=True)
-    worker.start()
-    while worker.is_alive():
-        worker.join(0.05)
+    threading.Thread(target=run, name="durak-sim compile", daemon=True).start()
+    while not done.wait(0.05):
+        pass
     if failed:
         raise failed[0]
 

@@ -34,6 +34,7 @@ search plays the transfer game and multi-card leads.
 """
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -192,6 +193,14 @@ class _Solver:
         self._warm_up(Position(0, (1, 2)))
 
     def _warm_up(self, position: Position) -> None:
+        from . import warm
+
+        variant = bool(position.variant)
+        if warm.search_cached(variant) is False:   # a cold compile: say so before it
+            what = "the variant search" if variant else "the endgame solver"
+            print(f"durak-sim: compiling {what} for first use (about "
+                  f"{warm.cost('variant' if variant else 'solver'):.0f} s); later runs load "
+                  f"it from the cache", file=sys.stderr, flush=True)
         self.stamp += 1
         self._search(position, 0, 0, _Control(position.to_move), time.perf_counter())
 

@@ -20,8 +20,9 @@ import sys
 from typing import Sequence
 
 
-def _search(variant: bool) -> None:
-    """Solve a two-card endgame with the search (compiled, or loaded, for hard's call)."""
+def _search_call(variant: bool) -> tuple:
+    """A search (the variant search, or the default game's solver) and the arguments of
+    hard's call on a two-card endgame."""
     import numpy as np
 
     from .kernel import solver, vsolver
@@ -34,11 +35,28 @@ def _search(variant: bool) -> None:
     work = (i64(1), i64(0), i64(solver.MODE_ONE))          # stamp, no node cap, one action
     stats = np.zeros(solver.STATS_SIZE, np.int64)
     if variant:
-        vsolver.solve_variant(*position, i64(FLAG_TRANSFER), i64(0), vsolver.new_table(10),
-                              *work, np.zeros(vsolver.OUT_SIZE, np.int64), stats)
-    else:
-        solver.solve_root(*position, solver.new_table(10), *work,
-                          np.zeros(solver.OUT_SIZE, np.int64), stats)
+        return vsolver.solve_variant, (*position, i64(FLAG_TRANSFER), i64(0),
+                                       vsolver.new_table(10), *work,
+                                       np.zeros(vsolver.OUT_SIZE, np.int64), stats)
+    return solver.solve_root, (*position, solver.new_table(10), *work,
+                               np.zeros(solver.OUT_SIZE, np.int64), stats)
+
+
+def _search(variant: bool) -> None:
+    """Solve a two-card endgame with the search (compiled, or loaded, for hard's call)."""
+    fn, args = _search_call(variant)
+    fn(*args)
+
+
+def search_cached(variant: bool) -> bool | None:
+    """Whether numba loads the search from its cache (None: cannot be told)."""
+    from .kernel import cache
+
+    try:
+        fn, args = _search_call(variant)
+        return cache.args_cached(fn, tuple(fn.typeof_pyval(a) for a in args))
+    except Exception:  # noqa: BLE001 - numba internals: unknown, never an error
+        return None
 
 
 #: the parts a strategy may name: how to compile each, and about how long it takes here

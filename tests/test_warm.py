@@ -156,3 +156,16 @@ def test_ctrl_c_during_a_cold_compile_ends_the_run_at_once(tmp_path):
     time.sleep(1)
     assert helpers and not [h for h in helpers if os.path.exists(f"/proc/{h}/status")
                             and "State:\tZ" not in open(f"/proc/{h}/status").read()]
+
+
+def test_a_cold_search_is_announced_by_solve(monkeypatch, capsys):
+    """``durak-sim solve`` (the solver of the API) says before a cold compile what it
+    compiles; the check reads numba's own key (the suite has the searches compiled)."""
+    from durak_sim import solve
+
+    warm.compile_part("solver")
+    assert warm.search_cached(False) is True
+    monkeypatch.setattr(warm, "search_cached", lambda variant: False)
+    solve._Solver()
+    err = capsys.readouterr().err
+    assert err.startswith("durak-sim: compiling the endgame solver for first use (about 32 s)")
