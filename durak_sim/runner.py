@@ -586,7 +586,10 @@ def play(out: Path, config, manifest: Manifest, threads, progress: bool, console
     strats = dict(zip(names, resolve_strategies(names)))
     if cluster is None:
         # compile first (it says so when that takes long), then take Ctrl-C as a flag
-        played.compile_seconds += prepare(list(strats.values()), seats=config.players)
+        # (engines are not compiled; the kernel only when some line-up plays on it)
+        compiled = [s for s in strats.values() if s.compiled]
+        kernel = any(all(strats[n].compiled for n in key) for key in config.lineups())
+        played.compile_seconds += prepare(compiled, kernel=kernel, seats=config.players)
     store = _Store(out, manifest, config, index, played)
     try:
         with live(board, progress, console):
