@@ -101,7 +101,7 @@ def _stop_on_terminate() -> None:
     closed; a second one stops at once. They are passed on as SIGINT, so they reach
     whatever handles Ctrl-C at that moment; where SIGINT is ignored (a job started in the
     background by a script), a play's stop flag takes them itself (``stops_like_ctrl_c``:
-    :class:`durak_sim.runner.StopFlag`), and elsewhere they raise KeyboardInterrupt."""
+    :class:`durak_sim.stopping.StopFlag`), and elsewhere they raise KeyboardInterrupt."""
     import signal
 
     def forward(signum, frame):

@@ -227,7 +227,7 @@ def run_engine_match(names: list[str], *, deals: int, seed: int = 1, rules: Rule
     from .play import game_schedule, resolve_strategies
     from .progress import Board, live
     from .records import dumps
-    from .runner import StopFlag
+    from .stopping import StopFlag
     from .files import atomic_text_file
 
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) \

@@ -160,7 +160,8 @@ def run_match(a: str, b: str, *, deals: int, seed: int = 1, threads: int | None 
     from .limits import MAX_DEALS
     from .progress import Board, live
     from .records import dumps
-    from .runner import BlockSizer, StopFlag
+    from .runner import BlockSizer
+    from .stopping import StopFlag
     from .files import atomic_text_file
 
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) \

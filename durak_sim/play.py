@@ -357,7 +357,7 @@ def ready_lineup(strategies: Sequence[str | Strategy], rules: Rules,
                  series: bool = False) -> float:
     """Check that the line-up can sit at ``rules``' table, then compile (or load) what its
     games need (:func:`prepare`); the seconds that took. Commands call it before they take
-    Ctrl-C as a flag (:class:`durak_sim.runner.StopFlag`), so that a Ctrl-C during a cold
+    Ctrl-C as a flag (:class:`durak_sim.stopping.StopFlag`), so that a Ctrl-C during a cold
     compile ends them at once."""
     strats = resolve_strategies(strategies)
     if len(strats) != rules.players:
@@ -386,7 +386,7 @@ def play_schedule(strategies: Sequence[str | Strategy], seed: int, deals: np.nda
     """Play the games ``(deals[g], rots[g])`` and return their batch.
 
     ``stop``: an ``int64`` array of one element that another thread may set (Ctrl-C,
-    :class:`durak_sim.runner.StopFlag`); the kernel then begins no further game, and the
+    :class:`durak_sim.stopping.StopFlag`); the kernel then begins no further game, and the
     batch holds the games played before the first one not played (``len(batch)`` may be
     less than ``len(deals)``)."""
     return _play(strategies, seed, deals, rots, None, rules, threads, record, stop)

@@ -21,9 +21,7 @@ stored the same way as they come back.
 """
 from __future__ import annotations
 
-import signal
 import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +32,7 @@ from .external import is_engine_spec
 from .counts import pentanomial_counts
 from .play import play_schedule, prepare
 from .progress import Board, live
+from .stopping import StopFlag
 from .storage import (INT_COLUMNS, Manifest, StorageError, chunk_file, entry_key, game_arrays,
                       games_table, partial_file, read_chunks, result_keys, results_of_rows,
                       seating_column, write_chunk)
@@ -341,108 +340,6 @@ def load_partials(out: Path, manifest: Manifest, config) -> dict:
         keep.append(p)
     manifest.partials[:] = keep
     return found
-
-
-# --------------------------------------------------------------------------------------
-# Ctrl-C: a flag, answered between kernel calls
-# --------------------------------------------------------------------------------------
-class StopFlag:
-    """While active (in the main thread): the first Ctrl-C sets the flag instead of raising,
-    so that the play stops between two kernel calls with everything played saved; a second
-    Ctrl-C exits at once (code 130), even while a strategy's decision has not returned.
-
-    A Python signal handler only runs when the main thread is back in the interpreter, and
-    the main thread may be inside a kernel call for a while (or for ever: a numba strategy
-    that never returns). So the signal is taken from its wakeup file descriptor, which the
-    interpreter writes the moment the signal arrives, by a thread of its own. If the play
-    has not stopped ``WAIT_NOTICE`` seconds after the first Ctrl-C, it says why and how to
-    stop at once. ``on_kill``: the line to print before such an exit. In a job that ignores
-    Ctrl-C (started in the background by a script) a kill (SIGTERM, SIGHUP) takes its
-    place."""
-
-    WAIT_NOTICE = 3.0
-
-    def __init__(self, on_kill: str = ""):
-        self.event = threading.Event()
-        #: set with the event: the kernel begins no further game (play_schedule's ``stop``)
-        self.kernel_flag = np.zeros(1, np.int64)
-        self.on_kill = on_kill
-        self._old: dict = {}
-        self._pipe = self._old_fd = self._timer = None
-
-    def __enter__(self):
-        if threading.current_thread() is not threading.main_thread():
-            return self
-        handler = signal.getsignal(signal.SIGINT)
-        if handler is signal.default_int_handler:
-            taken = [signal.SIGINT]
-        elif handler is signal.SIG_IGN:
-            # a job started in the background by a script: Ctrl-C is not for it, but kill is
-            # (SIGTERM, SIGHUP: when the command's handler passes them on, cli.py)
-            taken = [s for s in (signal.SIGTERM, signal.SIGHUP)
-                     if getattr(signal.getsignal(s), "stops_like_ctrl_c", False)]
-        else:
-            taken = []    # somebody else's handler: not ours to take
-        if not taken:
-            return self
-        import os
-
-        r, w = os.pipe()
-        os.set_blocking(w, False)
-        self._pipe = (r, w)
-        self._old_fd = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
-        self._old = {s: signal.signal(s, lambda signum, frame: None) for s in taken}
-        threading.Thread(target=self._watch, args=(r,), name="durak-sim-ctrl-c",
-                         daemon=True).start()
-        return self
-
-    def _watch(self, r: int) -> None:
-        import os
-        import sys
-
-        while True:
-            try:
-                data = os.read(r, 64)
-            except OSError:
-                data = b""
-            if not data:
-                os.close(r)
-                return
-            if not any(s in data for s in self._old):
-                continue
-            if self.event.is_set():
-                print(f"durak-sim: stopped at once{self.on_kill}", file=sys.stderr, flush=True)
-                os._exit(130)
-            self.kernel_flag[0] = 1
-            self.event.set()
-            self._timer = threading.Timer(self.WAIT_NOTICE, self._still_waiting)
-            self._timer.daemon = True
-            self._timer.start()
-
-    def _still_waiting(self) -> None:
-        import sys
-
-        if self._pipe is not None:
-            print(f"durak-sim: stopping: a strategy's decision has not returned for "
-                  f"{self.WAIT_NOTICE:g} s; Ctrl-C again stops at once", file=sys.stderr,
-                  flush=True)
-
-    def __exit__(self, *exc):
-        if self._pipe is not None:
-            import os
-
-            signal.set_wakeup_fd(self._old_fd)
-            for s, old in self._old.items():
-                signal.signal(s, old)
-            r, w = self._pipe
-            self._pipe = None
-            if self._timer is not None:
-                self._timer.cancel()
-            os.close(w)   # the watcher reads the end of the pipe and returns
-        return False
-
-    def __bool__(self) -> bool:
-        return self.event.is_set()
 
 
 # --------------------------------------------------------------------------------------

@@ -132,7 +132,8 @@ def run_sprt(a: str, b: str, elo0: float, elo1: float, seed: int = 1,
 
     from .limits import MAX_DEALS
     from .progress import Board, live
-    from .runner import BlockSizer, StopFlag, block_scores
+    from .runner import BlockSizer, block_scores
+    from .stopping import StopFlag
     from .sprt import SPRT
 
     seed = check_seed(seed)

@@ -385,7 +385,8 @@ def run_table_match(lineup: list[str], *, deals: int, seed: int = 1, rules: Rule
                        resolve_strategies)
     from .progress import Board, live
     from .records import dumps
-    from .runner import BlockSizer, StopFlag
+    from .runner import BlockSizer
+    from .stopping import StopFlag
     from .files import atomic_text_file
 
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) \

@@ -166,7 +166,7 @@ def test_ctrl_c_before_the_first_deal_is_exit_130_and_leaves_the_records_file(
 
     from durak_sim.cli import main
     from durak_sim.engines import EXAMPLES
-    from durak_sim.runner import StopFlag
+    from durak_sim.stopping import StopFlag
 
     monkeypatch.setattr(StopFlag, "__bool__", lambda self: True)   # Ctrl-C at once
     path = tmp_path / "r.jsonl"
