@@ -140,8 +140,8 @@ def _interruptible(compile_step, *args) -> None:
     import threading
 
     failed = []
-    done = threading.Event()   # (not Thread.join: one Ctrl-C interrupts can mark a running
-                               # thread as ended, Python 3.11)
+    done = threading.Event()   # (not Thread.join: a join that Ctrl-C interrupts can mark
+                               # a running thread as ended, Python 3.11)
 
     def run():
         try:
