@@ -63,7 +63,7 @@ def resolve_strategies(names: Sequence[str | Strategy]) -> list[Strategy]:
     return [n if isinstance(n, Strategy) else get_strategy(n) for n in names]
 
 
-#: the kernels (table size, series) compiled or loaded in this process, or being so
+#: the kernels (table size, series) compiled or loaded in this process
 _kernel_ready: set = set()
 
 
@@ -125,10 +125,12 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None,
         for s in todo:
             if s.parts:
                 _interruptible(_compile, s)
+        if kernel and shape not in _kernel_ready:
+            # into this process: from the cache (a helper's), or here if that failed
+            _interruptible(warm_kernel, *shape)
+            _kernel_ready.add(shape)
     finally:
         warm.finish(helpers, wait=False)
-    if kernel:
-        _kernel_ready.add(shape)   # _warm loads it on the first batch (or compiles it)
     return time.perf_counter() - t
 
 
@@ -425,7 +427,7 @@ def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record,
 
         _thread_count(threads)
         return play_reference(strats, seed, deals, rots, n_series_deals, rules, record, stop)
-    B, L = _kernel(), _layout()
+    L = _layout()
     n_threads = _set_threads(threads)
     fns = tuple(s.fn for s in strats)
     mem_size = np.int64(max(s.memory for s in strats))
@@ -434,7 +436,6 @@ def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record,
     n = len(deals) * per
     results = np.zeros((n, L.R_COLS), np.int64)
     actions = decks = None
-    compile_s = prepare_s + _warm(B, fns, rules, mem_size, resets, n_series_deals is not None)
     flag = np.zeros(1, np.int64) if stop is None else stop
     call = Call(seed, fns, rules, mem_size, resets, n_series_deals)
     t1 = time.perf_counter()
@@ -459,7 +460,7 @@ def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record,
     game_deals = deals if n_series_deals is None else np.repeat(deals, per)
     game_rots = rots if n_series_deals is None else np.repeat(rots, per)
     batch = GameBatch(seed, rules, strats, game_deals, game_rots, results, actions, decks,
-                      seconds, compile_s, {"backend": "kernel", "threads": n_threads},
+                      seconds, prepare_s, {"backend": "kernel", "threads": n_threads},
                       series_deal)
     if flag[0]:   # stopped: keep the games (whole series) before the first one not played
         cut = np.flatnonzero(results[:, L.R_ERROR] == L.ERR_STOPPED)
@@ -511,31 +512,9 @@ class Call:
             fn(*args)
 
 
-#: arguments of a call that plays no game (the stop flag is up): compiles the kernel
+#: arguments of a call that plays no game (the stop flag is up): the kernel's types
 _NO_GAMES = (np.zeros(1, np.int64), np.zeros(1, np.int64), 1, np.zeros((1, 1), np.int64),
              None, None, np.ones(1, np.int64))
-
-
-_warmed: set = set()
-
-
-def _warm(B, fns, rules, mem_size, resets, series: bool) -> float:
-    """Compile (or load from the cache) the kernel for these strategies; seconds taken."""
-    import time
-
-    key = (fns, rules, series)
-    if key in _warmed:
-        return 0.0
-    t = time.perf_counter()
-    call = Call(0, fns, rules, mem_size, resets, 1 if series else None)
-    no_games = list(_NO_GAMES)
-    no_games[3] = np.zeros((1, _layout().R_COLS), np.int64)
-    try:
-        call.run(*no_games)   # compiled, not played
-    except Exception:  # noqa: BLE001 - a strategy failing here fails again in the real
-        pass           # games, where it is told with their seed and deal
-    _warmed.add(key)
-    return time.perf_counter() - t
 
 
 def play_games(strategies: Sequence[str | Strategy], *, seed: int, deals: Iterable[int],

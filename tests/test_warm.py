@@ -83,6 +83,25 @@ def test_the_kernel_is_a_part_a_helper_compiles():
     assert play.kernel_cached(2) is True
 
 
+@pytest.mark.parametrize("lineup", [("hard", "normal"), ("easy", "random", "normal")])
+def test_every_line_up_of_a_size_has_the_random_probes_kernel_types(lineup):
+    """The kernel a helper compiles (or ``prepare`` loads) for a table size is the one a
+    real line-up of that size calls: the same argument types, so no compile in its play."""
+    import numpy as np
+
+    from durak_sim import play
+    from durak_sim.play import Call, _NO_GAMES, _kernel_types, resolve_strategies
+    from durak_sim.rules import Rules
+
+    strats = resolve_strategies(list(lineup))
+    play.prepare(strats)
+    call = Call(7, tuple(s.fn for s in strats), Rules(players=len(strats)),
+                np.int64(max(s.memory for s in strats)),
+                np.array([s.reset for s in strats], np.int64))
+    fn, args = call.target(*_NO_GAMES)
+    assert (fn, tuple(fn.typeof_pyval(a) for a in args)) == _kernel_types(len(strats), False)
+
+
 @pytest.mark.slow   # a kernel compiled cold
 def test_a_cold_kernel_compiles_in_a_helper_and_loads_here(tmp_path):
     """On an empty cache the kernel for three seats is not cached (nor for two); after a
