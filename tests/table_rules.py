@@ -1,7 +1,7 @@
 """Rulesets and helpers of the per-rule positions of the larger tables
 (``test_rules_tables``, ``test_rules_variants``, ``test_rules_series``): positions in the
 ``durak-sim/position/1`` format, actions by their record notation, the deal worked out by
-hand from the seed contract.
+hand from the seed contract (R2.3's first attacker also for ``test_rules``).
 """
 import pytest
 

@@ -16,6 +16,7 @@ from durak_sim.observation import (
 )
 from durak_sim.reference import IllegalActionError, ReferenceGame
 from durak_sim.rules import Rules
+from table_rules import lowest_trump_holder
 
 RULE_IDS = [
     "R1.1", "R1.2", "R1.3",
@@ -122,22 +123,13 @@ def test_R2_2_face_up_trump_is_public_and_drawn_last(engine):
     assert g.observation(0)[O_TRUMP_CARD] == deck[12]
 
 
-def _lowest_trump_seat(hands, trump_suit):
-    best = None
-    for s, h in enumerate(hands):
-        for c in h:
-            if c % 4 == trump_suit and (best is None or c < best[0]):
-                best = (c, s)
-    return 0 if best is None else best[1]
-
-
 def test_R2_3_lowest_trump_attacks_first(engine):
     no_trump_seen = False
     for deal in range(400):
         hands, stock = seeding.deal_cards(9, deal)
         trump = stock[-1] % 4
         g = engine.new(9, deal)
-        want = _lowest_trump_seat(hands, trump)
+        want = lowest_trump_holder(hands, trump)
         assert g.first_attacker == want and g.to_move() == want, deal
         assert g.observation(want)[O_ATTACKER] == want
         if not any(c % 4 == trump for h in hands for c in h):
