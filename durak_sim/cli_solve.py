@@ -1,4 +1,4 @@
-"""``durak-sim solve FILE [--json]``: solve endgame positions (spec/position.md).
+"""``durak-sim solve FILE [--json]``: solve endgame positions (docs/position.md).
 
 FILE holds one position (a JSON object) or JSON Lines (one position a line), read one position
 at a time; answers come in the same order, each as soon as it is found. Errors (a malformed
@@ -264,7 +264,7 @@ def _solve(file: str, as_json: bool, time_limit: float, max_nodes: int,
     memory of one position). A regular file is read through first, so that a bad position
     stops the command before any answer, and to count the positions; a pipe, which cannot
     be read twice, is answered up to its first bad position, the count unknown."""
-    from .position import PositionFile
+    from .position_file import PositionFile
     from .solve import SolveInterrupted, solve_many
 
     source = PositionFile(file, reachable)

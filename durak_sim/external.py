@@ -12,7 +12,7 @@ version, the ruleset, its seat and the strategy name (``hello``), told each new 
 its output, prints something that is not an action, plays an illegal action, refuses the
 ruleset) raises :class:`EngineFailure` after its process group has been killed: nothing is
 left running. Its stderr is read through a pipe by a thread of its own that keeps only the
-last ``STDERR_TAIL`` bytes (an engine may write as much as it likes) and ends with the
+last ``engine_io.STDERR_TAIL`` bytes (an engine may write as much as it likes) and ends with the
 process; the last line is quoted in the failure. Thinking time (from sending ``decide`` to
 reading the answer) is counted per strategy (:func:`thinking_times`).
 
@@ -37,6 +37,7 @@ import time
 from dataclasses import dataclass
 
 from .errors import StrategyFailure, UserError
+from .engine_io import StderrTail, WriteTimeout, resolve_answer, short
 from .limits import MAX_ENGINE_TIMEOUT
 
 PROTOCOL = 1
@@ -53,8 +54,6 @@ QUIT_GRACE = 1.0
 EXIT_CHECK = 0.25
 #: the longest answer line read (bytes): an engine printing more is printing garbage
 MAX_LINE = 1 << 20
-#: bytes of an engine's stderr kept (the last ones: its last line is quoted in a failure)
-STDERR_TAIL = 4096
 #: workspace words of an engine strategy: mem[1] marks "the game was announced"
 MEMORY = 2
 
@@ -256,7 +255,7 @@ class EngineProcess:
                                 f"engine {self.spec} could not start: "
                                 f"{exc.strerror or exc}") from None
         try:
-            self._err = _StderrTail(self.proc.stderr)
+            self._err = StderrTail(self.proc.stderr)
         except (OSError, RuntimeError) as exc:   # no file or thread left for it
             self.proc.stderr.close()
             self.fail("crashed", f"could not be started: {exc}")
@@ -269,9 +268,9 @@ class EngineProcess:
         reply = self._read_json(time.monotonic() + limit, "hello", limit)
         kind = reply.get("type") if isinstance(reply, dict) else None
         if kind == "error":
-            self.fail("refused", f"refused to play: {_short(str(reply.get('message', '')))}")
+            self.fail("refused", f"refused to play: {short(str(reply.get('message', '')))}")
         if kind != "ready":
-            self.fail("garbage", f"answered hello with {_short(json.dumps(reply))}, not "
+            self.fail("garbage", f"answered hello with {short(json.dumps(reply))}, not "
                                  f"{{\"type\": \"ready\"}}")
         self.info = reply
         if reply.get("protocol", PROTOCOL) != PROTOCOL:
@@ -290,7 +289,7 @@ class EngineProcess:
         try:
             self._write(b'{"type": "quit"}\n', time.monotonic() + 0.2)
             self.proc.stdin.close()
-        except (OSError, ValueError, _WriteTimeout):
+        except (OSError, ValueError, WriteTimeout):
             pass
         try:
             self.proc.wait(QUIT_GRACE)
@@ -335,7 +334,7 @@ class EngineProcess:
         self._kill()
         tail = self._close_err(QUIT_GRACE if quoted else 0.0)
         if tail and quoted:
-            detail += f"; its stderr ends: {_short(tail)}"
+            detail += f"; its stderr ends: {short(tail)}"
         raise EngineFailure(self.spec, self.seat, kind, detail)
 
     def _close_err(self, drain: float = 0.0) -> str:
@@ -352,7 +351,7 @@ class EngineProcess:
         data = (json.dumps(msg, separators=(",", ":")) + "\n").encode()
         try:
             self._write(data, time.monotonic() + SETTINGS.timeout)
-        except _WriteTimeout:
+        except WriteTimeout:
             self.fail("timeout", f"did not read its input for {SETTINGS.timeout:g} s")
         except (BrokenPipeError, OSError, ValueError):
             self.fail("crashed", "exited")
@@ -369,7 +368,7 @@ class EngineProcess:
             if view:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise _WriteTimeout()
+                    raise WriteTimeout()
                 select.select([], [fd], [], left)
 
     def _read_line(self, deadline: float, what: str, limit: float) -> bytes:
@@ -419,14 +418,14 @@ class EngineProcess:
         extra = [ln for ln in self._buf.split(b"\n") if ln.strip()]
         if extra:
             self.fail("garbage", f"printed a line nobody asked for: "
-                                 f"{_short(extra[0].decode('utf-8', 'replace'))}")
+                                 f"{short(extra[0].decode('utf-8', 'replace'))}")
 
     def _read_json(self, deadline: float, what: str, limit: float):
         line = self._read_line(deadline, what, limit)
         try:
             return json.loads(line)
         except (ValueError, RecursionError):   # not JSON; too many digits; nested too deep
-            self.fail("garbage", f"printed garbage: {_short(line.decode('utf-8', 'replace'))}")
+            self.fail("garbage", f"printed garbage: {short(line.decode('utf-8', 'replace'))}")
 
     def decide(self, obs, legal, hist) -> int:
         """Ask for an action; the legal code it names (or :class:`EngineFailure`)."""
@@ -454,11 +453,11 @@ class EngineProcess:
         _count_thinking(self.spec, time.perf_counter() - t0)
         code = resolve_answer(line, obs, codes, texts)
         if code is None:
-            self.fail("garbage", f"printed garbage: {_short(line.decode('utf-8', 'replace'))} "
+            self.fail("garbage", f"printed garbage: {short(line.decode('utf-8', 'replace'))} "
                                  f"(no action: see Answers in docs/engine-protocol.md)")
         if code < 0:
             self.fail("illegal", f"played an illegal action "
-                                 f"{_short(line.decode('utf-8', 'replace'))} (legal: "
+                                 f"{short(line.decode('utf-8', 'replace'))} (legal: "
                                  f"{', '.join(texts)})")
         return code
 
@@ -470,124 +469,6 @@ def _record_form(entry: tuple[int, int, int]) -> tuple[int, int, int]:
     if DEFEND_AT <= code < N_ACTIONS:
         code = DEFEND + action_card(code)
     return code, seat, target
-
-
-class _WriteTimeout(Exception):
-    pass
-
-
-class _StderrTail:
-    """An engine's stderr, read from its pipe by a daemon thread as it comes; only the last
-    ``STDERR_TAIL`` bytes are kept. The thread ends when the pipe ends (the engine and its
-    process group are gone) or at :meth:`stop`, and closes the pipe."""
-
-    def __init__(self, pipe):
-        self._pipe = pipe
-        self._tail = bytearray()
-        self._lock = threading.Lock()
-        self._wake_r, self._wake_w = os.pipe()
-        self._thread = threading.Thread(target=self._run, name="durak-sim engine stderr",
-                                        daemon=True)
-        try:
-            self._thread.start()
-        except RuntimeError:
-            os.close(self._wake_r)
-            os.close(self._wake_w)
-            raise
-
-    def _run(self) -> None:
-        fd = self._pipe.fileno()
-        poll = select.poll()   # (select() takes no descriptor above 1023)
-        poll.register(fd, select.POLLIN)
-        poll.register(self._wake_r, select.POLLIN)
-        try:
-            while True:
-                ready = [f for f, _ in poll.poll()]
-                if self._wake_r in ready:
-                    return
-                data = os.read(fd, 65536)
-                if not data:
-                    return
-                with self._lock:
-                    self._tail += data
-                    del self._tail[:-STDERR_TAIL]
-        except OSError:   # pragma: no cover - a pipe that failed: nothing more to keep
-            pass
-        finally:
-            self._pipe.close()
-            os.close(self._wake_r)
-
-    def stop(self, drain: float = 0.0) -> None:
-        """End the thread: when the pipe ends, within ``drain`` s, else at once."""
-        if self._wake_w < 0:
-            return
-        self._thread.join(drain)
-        if self._thread.is_alive():   # something outside the process group holds the pipe
-            try:
-                os.write(self._wake_w, b"x")
-            except OSError:   # the thread ended meanwhile and closed the other end
-                pass
-            self._thread.join()
-        os.close(self._wake_w)
-        self._wake_w = -1
-
-    def last_line(self) -> str:
-        """The last line that is not blank of what was kept."""
-        with self._lock:
-            text = self._tail.decode("utf-8", "replace")
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        return lines[-1].strip() if lines else ""
-
-
-def resolve_answer(line: bytes, obs, codes: list[int], texts: list[str]) -> int | None:
-    """The legal code an answer names; -1 when it names an action that is not legal now;
-    None when it is not an action at all (garbage). An answer is a JSON object
-    ``{"action": X}``, a bare JSON number or string, or bare record notation; ``X`` is a code
-    or record notation (``defend 9D 7D``; a defence may leave out its target when only one
-    attack card is unbeaten or the card beats only one of them)."""
-    from .actions import parse_action
-
-    try:
-        text = line.decode("utf-8").strip()
-    except UnicodeDecodeError:
-        return None
-    value: object = text
-    if text[:1] in "{[\"-0123456789":
-        try:
-            value = json.loads(text)
-        except (ValueError, RecursionError):   # not JSON; too many digits; nested too deep
-            return None
-    if isinstance(value, dict):
-        value = value.get("action")
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value if value in codes else -1
-    if not isinstance(value, str):
-        return None
-    parts = value.split()
-    # case does not matter (docs/engine-protocol.md): the verb as written in lower case,
-    # the cards in upper
-    words = " ".join(parts[:1] and [parts[0].lower()] + [w.upper() for w in parts[1:]])
-    try:
-        code, target = parse_action(words)
-    except ValueError:
-        return None
-    want = " ".join(words.upper().split()[1:])
-    for c, t in zip(codes, texts):
-        if t.lower() == words.lower():
-            return c
-    if target < 0 and words.split()[0].lower() == "defend":   # a defence without its target
-        hits = [c for c, t in zip(codes, texts)
-                if t.startswith("defend ") and t.split()[1] == want]
-        if len(hits) == 1:
-            return hits[0]
-    return -1
-
-
-def _short(text: str, n: int = 80) -> str:
-    text = " ".join(str(text).split())
-    return repr(text if len(text) <= n else text[:n] + "...")
 
 
 def _count_thinking(name: str, seconds: float) -> None:

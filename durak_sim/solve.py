@@ -111,7 +111,7 @@ class SolveResult:
             self.bounds = (self.value, self.value)
 
     def to_dict(self) -> dict:
-        """The ``--json`` form (spec/position.md): value, best_actions, nodes, seconds; and
+        """The ``--json`` form (docs/position.md): value, best_actions, nodes, seconds; and
         when a budget stopped the search ``"exact": false``, ``"stopped_by"``, ``"bounds"``
         and ``"action_bounds"`` (when it cut the order short, ``"order_exact": false`` and
         ``"stopped_by"``): an exact answer has exactly the spec's keys."""

@@ -362,7 +362,7 @@ def test_engine_example_command_and_the_engine_as_an_ai_of_play(tmp_path):
 
 
 def test_answers_are_resolved_to_legal_codes():
-    from durak_sim.external import resolve_answer
+    from durak_sim.engine_io import resolve_answer
     from durak_sim.reference import ReferenceGame
     from durak_sim.views import legal_texts
 
@@ -466,7 +466,7 @@ def test_an_engines_stderr_is_read_as_it_comes_and_only_its_tail_kept(tmp_path):
     """However much an engine writes to stderr, only its last STDERR_TAIL bytes are held
     (read by a thread of its own); its last line is quoted when it fails; neither its
     process nor the thread outlives it, after a failure or after a normal match."""
-    from durak_sim import external
+    from durak_sim import engine_io, external
     from durak_sim.errors import StrategyFailure
     from durak_sim.reference import play_game
     from durak_sim.registry import get_strategy
@@ -481,7 +481,7 @@ def test_an_engines_stderr_is_read_as_it_comes_and_only_its_tail_kept(tmp_path):
             play_game(1, deal, [strat, easy])
         (proc,) = strat.fn.procs.values()
         assert proc.alive and len(stderr_threads()) == 1
-        assert 0 < len(proc._err._tail) <= external.STDERR_TAIL
+        assert 0 < len(proc._err._tail) <= engine_io.STDERR_TAIL
         assert big_open_files() == []   # nor is it kept in a (temporary) file
         assert proc._err.last_line() == "x" * 1023
     finally:
@@ -519,10 +519,10 @@ def test_stopping_a_stderr_reader_that_ends_meanwhile_is_quiet():
     one run in ten, as a BrokenPipeError in place of the engine's own failure)."""
     import os
 
-    from durak_sim import external
+    from durak_sim import engine_io
 
     r, w = os.pipe()
-    tail = external._StderrTail(os.fdopen(r, "rb"))
+    tail = engine_io.StderrTail(os.fdopen(r, "rb"))
     os.close(w)   # the engine is gone: the reader ends and closes its end of the wake pipe
     tail._thread.join(5)
 

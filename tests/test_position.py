@@ -7,7 +7,8 @@ from click.testing import CliRunner
 from durak_sim.cards import cards_mask, parse_card
 from durak_sim.cli_solve import solve_command
 from durak_sim.errors import UserError
-from durak_sim.position import POSITION_FORMAT, Position, load_positions
+from durak_sim.position import POSITION_FORMAT, Position
+from durak_sim.position_file import load_positions
 
 SPEC_EXAMPLE = {
     "format": "durak-sim/position/1",
@@ -279,7 +280,7 @@ def test_a_file_is_read_one_position_at_a_time(tmp_path):
     each comes with whether another follows."""
     import tracemalloc
 
-    from durak_sim.position import PositionFile
+    from durak_sim.position_file import PositionFile
 
     f = tmp_path / "many.jsonl"
     line = json.dumps(pos()) + "\n"

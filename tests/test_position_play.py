@@ -9,7 +9,8 @@ import random
 import pytest
 
 from durak_sim.errors import UserError
-from durak_sim.position import Position, load_positions
+from durak_sim.position import Position
+from durak_sim.position_file import load_positions
 from durak_sim.reference import ReferenceGame, endgame_position
 from durak_sim.rules import Rules
 
