@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .clustered import per_deal_squares
+from .clustered import cluster_sums, per_deal_squares
 from .errors import NOTHING_FINISHED, Interrupted, UserError
 from .formatting import num, pct_ci, print_whole
 from .rules import Rules
@@ -55,6 +55,9 @@ class PlaceCounts:
     #: deal of a series. When a rate's variance says nothing (no hit, every hit) its
     #: interval takes at most this many independent trials (clustered.wilson_design)
     decks: int = 0
+    #: with teams, per team (rows 0, 1) the per-deal sums ``[m m, x x, x m]`` of its lost
+    #: games (:func:`durak_sim.clustered.cluster_sums`); None: not counted
+    team_clus: np.ndarray | None = None
 
     def merge(self, other: "PlaceCounts") -> "PlaceCounts":
         def add(a, b):
@@ -70,7 +73,8 @@ class PlaceCounts:
                            self.team_draws + other.team_draws, self.deals + other.deals,
                            add(self.score, other.score), self.clusters + other.clusters,
                            add(self.clus, other.clus), add(self.seat_clus, other.seat_clus),
-                           add(self.h2h, other.h2h), self.decks + other.decks)
+                           add(self.h2h, other.h2h), self.decks + other.decks,
+                           add(self.team_clus, other.team_clus))
 
 
 def count_places(batch, names: list) -> PlaceCounts:
@@ -103,13 +107,15 @@ def count_places(batch, names: list) -> PlaceCounts:
     score = first.astype(np.int64) - lost.astype(np.int64)       # R9.2, per seat-game
     clus, _ = per_deal_squares(di, n_d, who, k, lost, first, in_draw, places, score)
     seat_clus, _ = per_deal_squares(di, n_d, np.broadcast_to(seat, who.shape), n, lost, first)
+    team_clus = np.array([cluster_sums(di, r[:, E.R_DURAK_TEAM] == t, n_d)[:3]
+                          for t in (0, 1)])
     return PlaceCounts(
         names, n, np.bincount(flat, minlength=k).astype(np.int64), place_counts, by(lost),
         by(in_draw), by(first), np.full(n, len(batch), np.int64), lost.sum(axis=0).astype(np.int64),
         first.sum(axis=0).astype(np.int64), team_lost[:2].astype(np.int64),
         int((draw & batch.rules.teams).sum()), len(batch),
         by(score), n_d, clus, seat_clus,
-        _head_to_head(di, n_d, who, places, k, batch.rules.teams), decks)
+        _head_to_head(di, n_d, who, places, k, batch.rules.teams), decks, team_clus)
 
 
 def _head_to_head(di, n_d: int, who, places, k: int, teams: bool) -> np.ndarray:
@@ -251,6 +257,20 @@ def place_table(c: PlaceCounts):
     return pd.DataFrame(rows)
 
 
+def team_interval(c: PlaceCounts, team: int):
+    """The 95% interval of team ``team``'s loss rate over the games (the deals as clusters
+    when counted, as every other rate)."""
+    from .clustered import ratio_variance, wilson_design
+    from .stats import wilson_interval
+
+    k, g = int(c.team_lost[team]), int(c.deals)
+    if c.team_clus is None:
+        return wilson_interval(k, g)
+    q = c.team_clus[team]
+    return wilson_design(k, g, ratio_variance(k, g, q[1], q[2], q[0], c.clusters),
+                         units=c.decks, clusters=c.clusters)
+
+
 def seat_interval(c: PlaceCounts, s: int):
     """The 95% interval of seat ``s``'s Durak rate (the deals as clusters when counted)."""
     from .clustered import ratio_variance, wilson_design
@@ -306,7 +326,9 @@ class TableSummary:
                else None}
         out["head_to_head"] = self.head_to_head()
         if self.rules.teams:
-            out["teams"] = {"lost": c.team_lost.tolist(), "draws": c.team_draws}
+            bounds = [list(map(float, team_interval(c, t))) for t in (0, 1)]
+            out["teams"] = {"lost": c.team_lost.tolist(), "draws": c.team_draws,
+                            "lost_lo": [b[0] for b in bounds], "lost_hi": [b[1] for b in bounds]}
         if self.series_deals is not None:   # as the options say: --series N of --deals K
             out["series"], out["deals"] = self.deals, self.series_deals
         if self.interrupted_of is not None:
@@ -316,8 +338,6 @@ class TableSummary:
     def print(self, console=None) -> None:
         from rich.console import Console
         from rich.table import Table
-
-        from .stats import wilson_interval
 
         if console is None:
             console = Console()
@@ -361,7 +381,7 @@ class TableSummary:
             n = self.games
             parts = []
             for team in (0, 1):
-                lo, hi = wilson_interval(int(c.team_lost[team]), n)
+                lo, hi = team_interval(c, team)
                 parts.append(f"team {team} ({', '.join(str(s) for s in range(team, c.players, 2))}) "
                              f"lost {pct_ci(c.team_lost[team] / max(n, 1), lo, hi)}")
             console.print("; ".join(parts) + f"; draws {c.team_draws:,}")
