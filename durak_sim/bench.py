@@ -7,6 +7,7 @@ throughput; the best of ``repeat`` timed runs is reported, with the median besid
 """
 from __future__ import annotations
 
+import contextlib
 import platform
 import statistics
 import time
@@ -14,21 +15,24 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .errors import UserError
-from .play import cpu_count, default_threads, play_games, resolve_strategies
+from .errors import Interrupted, UserError
+from .play import cpu_count, default_threads, play_games, ready_lineup, resolve_strategies
 from .rules import Rules
+from .stopping import StopFlag
 
 
 def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[int] | None = None,
-              repeat: int = 3, seed: int = 1, board=None, rules: Rules | None = None
-              ) -> Iterator[dict]:
+              repeat: int = 3, seed: int = 1, board=None, rules: Rules | None = None,
+              interruptible: bool = False) -> Iterator[dict]:
     """Time ``repeat`` runs of ``deals`` deals per thread count; yield one result per thread
     count. Each timed run is one kernel call (blocks would add a wait for the slower thread
     at every block's end). ``board``: a :class:`durak_sim.progress.Board` to keep up to
-    date (a row per thread count, keyed by it)."""
-    from . import __version__
+    date (a row per thread count, keyed by it). ``interruptible``: Ctrl-C (after the
+    compile) stops the kernel call under way between two games, and
+    :class:`durak_sim.errors.Interrupted` then says that run is not reported (the thread
+    counts already yielded stand)."""
     from .kernel.bits import NO_JIT
-    from .kernel.threads import numba_version, thread_limit
+    from .kernel.threads import thread_limit
     from .limits import MAX_BENCH_DEALS
 
     if not 1 <= deals <= MAX_BENCH_DEALS:
@@ -43,10 +47,20 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
     threads = list(threads) if threads else sorted({1, default_threads()})
     for n_threads in threads:
         if not 1 <= n_threads <= thread_limit():
-            raise UserError(f"threads must be in 1..{thread_limit()}, got {n_threads}")
+            raise UserError(f"--threads must be in 1..{thread_limit()}, got {n_threads}")
     t = time.perf_counter()
+    ready_lineup(strats, rules)   # (a cold compile that Ctrl-C ends at once)
     play_games(strats, seed=seed, deals=range(1), swap=False, threads=1, rules=rules)
     compile_s = time.perf_counter() - t
+    with StopFlag() if interruptible else contextlib.nullcontext() as flag:
+        yield from _timed(strats, rules, deals, threads, repeat, seed, board, compile_s, flag)
+
+
+def _timed(strats, rules, deals, threads, repeat, seed, board, compile_s, flag):
+    from . import __version__
+    from .kernel.threads import numba_version
+
+    stop = None if flag is None else flag.kernel_flag
     if board is not None:
         for n_threads in threads:
             board.add(n_threads, f"{n_threads} thread{'s' if n_threads != 1 else ''}",
@@ -55,7 +69,10 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
         times, decisions = [], 0
         for _ in range(repeat):
             b = play_games(strats, seed=seed, deals=range(deals), swap=False, threads=n_threads,
-                           rules=rules)
+                           rules=rules, stop=stop)
+            if flag is not None and flag.event.is_set():
+                raise Interrupted(f"interrupted: the timed run under way ({n_threads} thread"
+                                  f"{'s' if n_threads != 1 else ''}) is not reported")
             times.append(b.seconds)
             decisions = b.decisions
             if board is not None:

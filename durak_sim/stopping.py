@@ -18,9 +18,9 @@ class StopFlag:
     that never returns). So the signal is taken from its wakeup file descriptor, which the
     interpreter writes the moment the signal arrives, by a thread of its own. If the play
     has not stopped ``WAIT_NOTICE`` seconds after the first Ctrl-C, it says why and how to
-    stop at once. ``on_kill``: the line to print before such an exit. In a job that ignores
-    Ctrl-C (started in the background by a script) a kill (SIGTERM, SIGHUP) takes its
-    place."""
+    stop at once. ``on_kill``: the line to print before such an exit. A kill (SIGTERM,
+    SIGHUP) counts as a Ctrl-C, also in a job that ignores Ctrl-C (started in the background
+    by a script)."""
 
     WAIT_NOTICE = 3.0
 
@@ -36,13 +36,16 @@ class StopFlag:
         if threading.current_thread() is not threading.main_thread():
             return self
         handler = signal.getsignal(signal.SIGINT)
+        # a kill (SIGTERM, SIGHUP) stops as Ctrl-C does where the command's handler passes it
+        # on (cli.py); taken here too, its Python handler would run only once the main thread
+        # is back from the kernel call. In a job started in the background by a script,
+        # Ctrl-C is not for it (SIGINT ignored), but a kill still is
+        kills = [s for s in (signal.SIGTERM, signal.SIGHUP)
+                 if getattr(signal.getsignal(s), "stops_like_ctrl_c", False)]
         if handler is signal.default_int_handler:
-            taken = [signal.SIGINT]
+            taken = [signal.SIGINT, *kills]
         elif handler is signal.SIG_IGN:
-            # a job started in the background by a script: Ctrl-C is not for it, but kill is
-            # (SIGTERM, SIGHUP: when the command's handler passes them on, cli.py)
-            taken = [s for s in (signal.SIGTERM, signal.SIGHUP)
-                     if getattr(signal.getsignal(s), "stops_like_ctrl_c", False)]
+            taken = kills
         else:
             taken = []    # somebody else's handler: not ours to take
         if not taken:
@@ -85,9 +88,9 @@ class StopFlag:
         import sys
 
         if self._pipe is not None:
-            print(f"durak-sim: stopping: a strategy's decision has not returned for "
-                  f"{self.WAIT_NOTICE:g} s; Ctrl-C again stops at once", file=sys.stderr,
-                  flush=True)
+            print(f"durak-sim: stopping: the play under way has not ended "
+                  f"{self.WAIT_NOTICE:g} s after Ctrl-C (a strategy's decision that has not "
+                  f"returned?); Ctrl-C again stops at once", file=sys.stderr, flush=True)
 
     def __exit__(self, *exc):
         if self._pipe is not None:

@@ -264,3 +264,30 @@ def test_a_kill_stops_a_background_job_of_a_script_as_ctrl_c_does(tmp_path, sig)
     assert "easy" in out
     lines = (tmp_path / "r.jsonl").read_text().splitlines()
     assert lines and len(lines) % 2 == 0 and len(lines) < 1800000
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
+def test_ctrl_c_or_a_kill_stops_a_bench_run_under_way(sig):
+    """bench's timed run is one kernel call; Ctrl-C (or a kill) stops it between two games,
+    not when the call ends (it used to wait for the call: minutes with a slow pairing), and
+    says that run is not reported. A run of 20M random deals takes about 50 s here."""
+    proc = subprocess.Popen([*CLI, "bench", "--deals", "10000000", "--threads", "1",
+                             "--repeat", "2", "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(6)                       # loaded, and the first run under way
+        assert proc.poll() is None
+        t = time.monotonic()
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=120)
+        waited = time.monotonic() - t
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and out == "", (out, err)
+    # (a notice that the play has not ended may come first: the unplayed games of a batch
+    # of millions are marked stopped, which takes a second or more under load)
+    assert err.strip().splitlines()[-1] == "durak-sim: interrupted: the timed run under way " \
+                                           "(1 thread) is not reported", err
+    assert "Traceback" not in err
+    assert waited < 15, waited   # (a batch of millions of games is still tidied up)
