@@ -43,7 +43,7 @@ def _fail(message: str) -> None:
 def _cause(result, time_limit: float, max_nodes: int, order_nodes: int) -> str:
     """What stopped the search, in words."""
     return {"nodes": f"--max-nodes {max_nodes:,}", "time": f"the time limit ({time_limit:g} s)",
-            "interrupt": "Ctrl-C", "order_nodes": f"--order-nodes {order_nodes:,}",
+            "interrupt": "an interrupt (Ctrl-C, or a kill)", "order_nodes": f"--order-nodes {order_nodes:,}",
             "depth": "the solver's ply limit"}.get(result.stopped_by, "a budget")
 
 
@@ -61,7 +61,13 @@ def bounds_str(lo: int, hi: int) -> str:
 
 
 def _proven_actions(action_bounds: dict) -> list[str]:
-    """The root actions grouped by what the search proved of them (seat 0's view)."""
+    """The root actions grouped by what the search proved of them (seat 0's view).
+
+    >>> _proven_actions({"attack 6S": [1, 1], "attack 7S": [-1, 1]})
+    ['  +1: attack 6S', '  ? : 1 more not settled']
+    >>> _proven_actions({"attack 6S": [-1, 1], "attack 7S": [-1, 1]})
+    ['  ? : 2 not settled']
+    """
     groups: dict[tuple[int, int], list[str]] = {}
     for a, b in action_bounds.items():
         groups.setdefault(tuple(b), []).append(a)
@@ -69,7 +75,8 @@ def _proven_actions(action_bounds: dict) -> list[str]:
              ((-1, 0), "<= 0")]
     lines = [f"{label:>4}: {', '.join(groups[b])}" for b, label in names if b in groups]
     if (-1, 1) in groups:
-        lines.append(f"  ? : {len(groups[(-1, 1)])} more not settled")
+        more = " more" if lines else ""
+        lines.append(f"  ? : {len(groups[(-1, 1)])}{more} not settled")
     return lines
 
 
@@ -131,11 +138,11 @@ class _ProgressLine:
 
     PHASES = {"value": "value search", "set": "optimal set", "order": "preference order"}
 
-    def __init__(self):
+    def __init__(self, wanted: bool = True):
         from rich.console import Console
 
         self.console = Console(stderr=True)
-        self.enabled = self.console.is_terminal
+        self.enabled = wanted and self.console.is_terminal
         self.live = None
         #: which position: ``solving 2/3`` (``solving 2`` when the count is unknown)
         self.label = "solving"
@@ -207,8 +214,11 @@ class _ProgressLine:
                    "holds cards, a bout no play leads to: docs/position.md), for what-if "
                    "analysis; each card's own rules are still checked and the search plays "
                    "by the rules from there.")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Show the search's progress on stderr (only on a terminal).")
 def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
-                  order_nodes: int, expert: bool, seed: int, any_position: bool) -> None:
+                  order_nodes: int, expert: bool, seed: int, any_position: bool,
+                  progress: bool) -> None:
     """Solve the endgame position(s) in FILE.
 
     FILE holds one position (format durak-sim/position/1) or JSON Lines, one position a line.
@@ -230,7 +240,7 @@ def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
               "nothing")
     try:
         _solve(file, as_json, time_limit, max_nodes, order_nodes, expert, seed,
-               reachable=not any_position)
+               reachable=not any_position, progress=progress)
     except KeyboardInterrupt:
         # Ctrl-C before or between searches (a search in progress is handled in ``_solve``)
         click.echo("durak-sim: interrupted", err=True)
@@ -259,7 +269,7 @@ def _of(i: int, n: int | None) -> str:
 
 def _solve(file: str, as_json: bool, time_limit: float, max_nodes: int,
            order_nodes: int, expert: bool = False, seed: int = 0,
-           reachable: bool = True) -> None:
+           reachable: bool = True, progress: bool = True) -> None:
     """Read, solve and answer the positions one at a time (a file of any length costs the
     memory of one position). A regular file is read through first, so that a bad position
     stops the command before any answer, and to count the positions; a pipe, which cannot
@@ -275,7 +285,7 @@ def _solve(file: str, as_json: bool, time_limit: float, max_nodes: int,
     budget = (time_limit, max_nodes, order_nodes)
     if expert:
         from .advise import advise, applies
-    line = _ProgressLine()
+    line = _ProgressLine(progress)
     queue: list = []   # the position to solve next, fed to the solver's loop
     results = solve_many(iter(queue.pop, None), node_cap=max_nodes, order_nodes=order_nodes,
                          time_limit=time_limit, progress=line.update if line.enabled else None)

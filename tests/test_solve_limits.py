@@ -57,6 +57,18 @@ def run(args, timeout=120):
                           timeout=timeout)
 
 
+def _drain(master: int) -> bytes:
+    """What is left to read of a pseudo-terminal's master end; then it is closed."""
+    seen = b""
+    while select.select([master], [], [], 0.2)[0]:
+        try:
+            seen += os.read(master, 4096)
+        except OSError:
+            break
+    os.close(master)
+    return seen
+
+
 # ---- the command ----------------------------------------------------------------------------
 def test_time_limit_stops_a_big_search(solver, tmp_path):
     r = run([write(tmp_path, BIG), "--json", "--time-limit", "1"])
@@ -107,12 +119,7 @@ def test_ctrl_c_prints_what_was_proven_and_exits_130(solver, tmp_path):
         waited = time.monotonic() - t
     finally:
         p.kill()
-        while select.select([master], [], [], 0.2)[0]:
-            try:
-                seen += os.read(master, 4096)
-            except OSError:
-                break
-        os.close(master)
+        seen += _drain(master)
     assert p.returncode == 130 and waited < 2
     first, second = [json.loads(line) for line in out.splitlines()]
     assert first == {**first, "value": 1, "best_actions": ["attack 6S"]}
@@ -120,6 +127,30 @@ def test_ctrl_c_prints_what_was_proven_and_exits_130(solver, tmp_path):
     lo, hi = second["bounds"]
     assert lo <= second["value"] <= hi
     assert b"interrupted: position 2 of 3 not finished, 1 more not started" in seen
+
+
+def test_no_progress_shows_no_line_on_a_terminal(solver, tmp_path):
+    """``--no-progress`` turns the progress line off on a terminal too (as in the other
+    commands); without it the same search shows the line."""
+    f = write(tmp_path, BIG)
+
+    def terminal_stderr(*extra):
+        master, slave = pty.openpty()
+        env = dict(os.environ, COLUMNS="200", TERM="xterm")
+        p = subprocess.Popen([DURAK_SIM, "solve", f, "--json", "--time-limit", "2.5", *extra],
+                             stdout=subprocess.PIPE, stderr=slave, text=True, env=env)
+        os.close(slave)
+        seen = b""
+        try:
+            out, _ = p.communicate(timeout=120)
+        finally:
+            p.kill()
+            seen += _drain(master)
+        assert p.returncode == 0 and json.loads(out)["stopped_by"] == "time"
+        return seen
+
+    assert b"nodes/s" in terminal_stderr()
+    assert b"nodes/s" not in terminal_stderr("--no-progress")
 
 
 @pytest.mark.parametrize("table, limit", [
