@@ -133,8 +133,8 @@ def write_records(path, records: Iterable[dict]) -> int:
 
 def read_records(path) -> Iterator[dict]:
     """Yield the records of a JSON Lines file (blank lines skipped), read one line at a time.
-    A line that is not a JSON object (not UTF-8, not JSON, longer than ``MAX_LINE_BYTES``)
-    raises RecordError naming its line number. Records are not validated: use
+    A line that is not a JSON object (not UTF-8, not JSON, a key given twice in one object,
+    longer than ``MAX_LINE_BYTES``) raises RecordError naming its line number. Records are not validated: use
     ``validate_record``."""
     with open(Path(path), "rb") as f:
         try:
@@ -142,11 +142,12 @@ def read_records(path) -> Iterator[dict]:
                 if blank(line):
                     continue
                 try:
-                    rec = loads(utf8(line))
+                    rec = loads(utf8(line), unique_keys=True)
                 except json.JSONDecodeError as exc:
                     raise RecordError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
                 except ValueError as exc:
-                    what = str(exc) if str(exc) == NOT_UTF8 else f"not JSON ({exc})"
+                    what = str(exc) if str(exc) == NOT_UTF8 or " given twice " in str(exc) \
+                        else f"not JSON ({exc})"
                     raise RecordError(f"{path}:{lineno}: {what}") from None
                 if not isinstance(rec, dict):
                     raise RecordError(f"{path}:{lineno}: a record must be a JSON object")

@@ -1,4 +1,4 @@
-"""Game records (spec/game-record.md): shape, key order, JSON Lines round trip, and replay
+"""Game records (docs/game-record.md): shape, key order, JSON Lines round trip, and replay
 rejecting tampered records."""
 import copy
 import hashlib
@@ -172,7 +172,8 @@ def test_read_records_one_line_at_a_time_at_most_16_mib(tmp_path, record):
     (b'{"seed": 1' + b"0" * 5000 + b"}",
      "not JSON (a number too long: more than 4,300 digits)"),
     (b'{"seats": ["\xe9"]}', "not UTF-8 text"),
-], ids=["nested", "long number", "latin-1"])
+    (b'{"seed": 1, "deal": 2, "seed": 3}', "the key 'seed' is given twice in one object"),
+], ids=["nested", "long number", "latin-1", "key twice"])
 def test_read_records_says_what_python_does_not_take(tmp_path, data, message):
     path = tmp_path / "r.jsonl"
     path.write_bytes(b"\n" + data + b"\n")
@@ -251,3 +252,18 @@ def test_replay_record_checks_each_record_as_text_and_as_json(tmp_path, record, 
                                str(bad), *flag], capture_output=True, text=True, timeout=120)
         assert_one_line_error(proc, "record 1", *words)
         assert proc.stdout == ""
+
+
+def test_the_format_page_s_example_is_the_record_replay_prints():
+    """docs/game-record.md shows a real record: the one ``durak-sim replay`` makes of the
+    deal, seed and seats it names (an invented example had a card no hand held)."""
+    import re
+    from pathlib import Path
+
+    from durak_sim.replay import replay_deal
+
+    page = (Path(__file__).parents[1] / "docs" / "game-record.md").read_text()
+    shown = json.loads(re.search(r"```json\n(.*?)```", page, re.S).group(1))
+    assert (shown["seed"], shown["deal"], shown["seats"]) == (42, 278, ["easy", "hard"])
+    assert "replay --seed 42 --deal 278 --seats easy,hard --json" in page
+    assert shown == replay_deal(42, 278, ["easy", "hard"])
