@@ -47,7 +47,7 @@ def test_hard_endgame_benchmark_checks_every_endgame_decision(tmp_path):
     assert by_cards[:, 1].sum() == line["endgame_decisions"]
     assert by_cards[:, 2].sum() == line["cap_hits"]
     assert (np.diff(by_cards[:, 0]) > 0).all() and (by_cards[:, 0] <= 36).all()
-    # one position (spec/position.md, for durak-sim solve) per capped decision
+    # one position (docs/position.md, for durak-sim solve) per capped decision
     from durak_sim.position import Position
 
     lines = dump.read_text().splitlines()

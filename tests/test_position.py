@@ -1,4 +1,4 @@
-"""The position format (spec/position.md), its validation and the ``solve`` command."""
+"""The position format (docs/position.md), its validation and the ``solve`` command."""
 import json
 
 import pytest
