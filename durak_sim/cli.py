@@ -15,7 +15,7 @@ from .errors import EXIT_USAGE, ExitNow, Interrupted, UserError
 from .cli_options import (apply_engine_settings, check_output_file, engine_timeout_option,
                           load_plugins, plugin_option, seed_option, stdout_to_devnull,
                           threads_option)
-from .cli_rules import rules_options
+from .cli_rules import LINEUP_PLAYERS, rules_options
 from .limits import (MAX_BENCH_DEALS, MAX_DEALS, MAX_INDEX, MAX_RECORD_SEAT_GAMES,
                      MAX_REPEAT, MAX_SERIES_DEALS)
 
@@ -223,7 +223,7 @@ def _records_file(records, force, games: int, players: int) -> None:
                    "--engine-timeout, prints garbage, plays an illegal action) as its loss "
                    "and go on, instead of stopping.")
 @engine_timeout_option
-@rules_options
+@rules_options(players=LINEUP_PLAYERS)
 @plugin_option
 def match(strategies, deals, seed, threads, swap, records, force, as_json, progress, sprt,
           forfeit, engine_timeout, rules_spec, plugins):
@@ -314,7 +314,7 @@ def _finish_summary(result, as_json, records, what="deals", summary=None) -> Non
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Live progress on stderr (only when it is a terminal).")
 @engine_timeout_option
-@rules_options
+@rules_options(players=LINEUP_PLAYERS)
 @plugin_option
 def series(strategies, deals, n_series, seed, threads, records, force, as_json, progress,
            engine_timeout, rules_spec, plugins):
@@ -349,7 +349,7 @@ def series(strategies, deals, n_series, seed, threads, records, force, as_json, 
                                  "a deal; with --deal, only that deal's.")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record (one line).")
 @engine_timeout_option
-@rules_options
+@rules_options(players=LINEUP_PLAYERS)
 @plugin_option
 def replay(seed, deal, series_index, seats, record_file, as_json, engine_timeout, rules_spec,
            plugins):
@@ -398,13 +398,15 @@ def replay(seed, deal, series_index, seats, record_file, as_json, engine_timeout
 @seed_option
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Live progress on stderr (only when it is a terminal).")
-@rules_options
+@rules_options(players=LINEUP_PLAYERS)
 @plugin_option
 def bench(pairing, deals, thread_list, repeat, seed, progress, rules_spec, plugins):
     """Time the kernel: deals/s and decisions/s, one JSON line per thread count.
 
-    Each timed run is one kernel call of DEALS deals (Ctrl-C is answered when it ends):
-    choose --deals so that a run takes seconds, not minutes, for a slow pairing."""
+    Each timed run is one kernel call of DEALS deals: choose --deals so that a run takes
+    seconds, not minutes, for a slow pairing. Ctrl-C stops the run under way between two
+    games (exit code 130); the thread counts printed before it stand, that run is not
+    reported."""
     from .bench import run_bench
     from .progress import Board, live
 
@@ -420,10 +422,14 @@ def bench(pairing, deals, thread_list, repeat, seed, progress, rules_spec, plugi
             raise UserError(f"--threads lists a thread count twice: {thread_list!r}")
     board = Board(f"bench {','.join(names)}: {deals:,} deals a run, {repeat} runs per "
                   f"thread count, seed {seed}", unit="deals")
-    with live(board, progress):
-        for line in run_bench(names, deals=deals, threads=threads, repeat=repeat, seed=seed,
-                              board=board, rules=rules):
-            print(json.dumps(line), flush=True)   # (above the board on a terminal)
+    try:
+        with live(board, progress):
+            for line in run_bench(names, deals=deals, threads=threads, repeat=repeat,
+                                  seed=seed, board=board, rules=rules, interruptible=True):
+                print(json.dumps(line), flush=True)   # (above the board on a terminal)
+    except Interrupted as e:
+        click.echo(f"durak-sim: {e}", err=True)
+        raise ExitNow(130) from None
 
 
 def _register_optional_commands() -> None:

@@ -34,19 +34,21 @@ def _lineup(ai: str | None, rules_spec: dict):
     one per seat (then the table has one more seat than AIs named)."""
     from .cli_rules import make_rules
     from .play import check_supported, resolve_strategies
+    from .rules import MAX_PLAYERS
 
     names = [n.strip() for n in ai.split(",")] if ai else []
     if any(not n for n in names):
         raise UserError(f"--ai takes LEVEL or LEVEL,LEVEL,... (one per seat after yours), "
                         f"got {ai!r}")
+    if len(names) >= MAX_PLAYERS:
+        raise UserError(f"--ai lists {len(names)} AIs: with your seat that is {len(names) + 1} "
+                        f"players, and a table seats at most {MAX_PLAYERS} (R7)")
     rules = make_rules(rules_spec, players=len(names) + 1 if len(names) > 1 else None)
     if len(names) > 1 and len(names) != rules.players - 1:
         raise UserError(f"{rules.players} players need {rules.players - 1} AIs after your "
                         f"seat, got {len(names)}: {ai}")
     if not names:
-        from .registry import get_strategy
-
-        names = ["hard" if get_strategy("hard").supports(rules) else "easy"]
+        names = ["hard"]   # (it plays every table)
     if len(names) == 1:
         names = names * (rules.players - 1)
     ais = resolve_strategies(names)
@@ -62,7 +64,7 @@ def _lineup(ai: str | None, rules_spec: dict):
 @click.option("--ai", default=None, metavar="LEVEL[,LEVEL...]",
               help="The AI in every other seat, or one per seat after yours (seat 1 first): "
                    "random, easy, normal, hard, a plugin's name or engine:PATH.  [default: "
-                   "hard; easy at a table hard does not play]")
+                   "hard]")
 @click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=None,
               help="Master seed.  [default: a new random one, printed]")
 @click.option("--deal", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
@@ -89,7 +91,8 @@ def _lineup(ai: str | None, rules_spec: dict):
 @click.option("--engine", "game_engine", type=click.Choice(["reference", "kernel"]),
               default="reference", hidden=True,
               help="Step the deal on the reference engine or on the kernel (the same play).")
-@rules_options
+@rules_options(players="one more than the AIs --ai lists, or the ruleset's when it names "
+                        "one level for every seat")
 @click.option("--plugin", "plugins", multiple=True, metavar="MODULE|FILE.py",
               help="Import a module that registers strategies (repeatable).")
 def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force, color,

@@ -9,15 +9,23 @@ from .errors import UserError
 from .rules import MAX_PLAYERS, MIN_PLAYERS, THROW_IN, VARIANTS
 
 
-def rules_options(fn):
-    """Add the ruleset options to a click command (its function gets ``rules_spec``)."""
+#: what ``--players`` defaults to in a command that seats a line-up (one strategy a seat)
+LINEUP_PLAYERS = "one seat per strategy named"
+
+
+def rules_options(fn=None, *, players: str = "the ruleset's, 2; teams 4"):
+    """Add the ruleset options to a click command (its function gets ``rules_spec``);
+    ``players``: the words of ``--players``' default in its help (``@rules_options`` or
+    ``@rules_options(players=...)``)."""
+    if fn is None:
+        return lambda f: rules_options(f, players=players)
     names = ", ".join(VARIANTS)
     options = [
         click.option("--rules", "variant", default=None, metavar="NAME",
                      help=f"Ruleset: {names}, or an alias (docs/rulesets.md). "
                           f"[default: podkidnoy]"),
         click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=None,
-                     help="Players at the table, 2-6 [default: the ruleset's, 2; teams 4]."),
+                     help=f"Players at the table, 2-6 [default: {players}]."),
         click.option("--lead-multiple", is_flag=True, default=None,
                      help="A bout may open with several cards of one rank (R8.1)."),
         click.option("--transfer", is_flag=True, default=None,

@@ -343,7 +343,7 @@ def _thread_count(threads: int | None) -> int:
     limit = thread_limit()
     t = default_threads() if threads is None else int(threads)
     if not 1 <= t <= limit:
-        raise UserError(f"threads must be in 1..{limit}, got {threads}")
+        raise UserError(f"--threads must be in 1..{limit}, got {threads}")
     return t
 
 

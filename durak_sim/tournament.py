@@ -170,7 +170,7 @@ def _check_threads(threads: int | None) -> None:
     limit = thread_limit()
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
             or not 1 <= threads <= limit:
-        raise UserError(f"threads must be in 1..{limit}, got {threads!r}")
+        raise UserError(f"--threads must be in 1..{limit}, got {threads!r}")
 
 
 WRITE_PROBE = ".durak-sim-write-test"
