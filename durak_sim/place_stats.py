@@ -255,7 +255,13 @@ def place_counts_of(tally):
     from .table_match import PlaceCounts
 
     n = tally.players
-    team_lost = tally.team[:, :, :2].sum(axis=(0, 1))
+    # per partnership (line-up positions of one parity): a seating puts it on the seats of
+    # the parity of the position on seat 0
+    team_lost = np.zeros(2, np.int64)
+    for li in range(len(tally.lineups)):
+        for g, perm in enumerate(tally.seatings[li]):
+            even, odd = tally.team[li, g, :2]
+            team_lost += (even, odd) if perm[0] % 2 == 0 else (odd, even)
     return PlaceCounts(list(tally.names), n, tally.place_hist.sum(axis=(0, 2)),
                        tally.place_hist.sum(axis=0), tally.lost.sum(axis=0),
                        tally.drawn.sum(axis=0), tally.first.sum(axis=0), tally.seat[:, 0],

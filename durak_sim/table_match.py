@@ -24,7 +24,9 @@ from .rules import Rules
 class PlaceCounts:
     """Counts of a set of games at one table: per strategy (``names``) its seat-games, how
     often it finished in each place, was a Durak (with teams: its team lost), was among the
-    seats of a draw; per seat the same; per team its lost and drawn deals; series scores."""
+    seats of a draw; per seat the same; with teams per partnership (the line-up's positions
+    0, 2, 4 and 1, 3, 5, wherever a seating puts them) its lost games, and the drawn ones;
+    series scores."""
 
     names: list
     players: int
@@ -36,7 +38,7 @@ class PlaceCounts:
     seat_games: np.ndarray     # (players,)
     seat_durak: np.ndarray
     seat_first: np.ndarray
-    team_lost: np.ndarray      # (2,)
+    team_lost: np.ndarray      # (2,): per partnership
     team_draws: int = 0
     deals: int = 0
     score: np.ndarray | None = None   # series score per strategy (R9.2): +1 first out, -1 Durak
@@ -55,8 +57,8 @@ class PlaceCounts:
     #: deal of a series. When a rate's variance says nothing (no hit, every hit) its
     #: interval takes at most this many independent trials (clustered.wilson_design)
     decks: int = 0
-    #: with teams, per team (rows 0, 1) the per-deal sums ``[m m, x x, x m]`` of its lost
-    #: games (:func:`durak_sim.clustered.cluster_sums`); None: not counted
+    #: with teams, per partnership (rows 0, 1) the per-deal sums ``[m m, x x, x m]`` of its
+    #: lost games (:func:`durak_sim.clustered.cluster_sums`); None: not counted
     team_clus: np.ndarray | None = None
 
     def merge(self, other: "PlaceCounts") -> "PlaceCounts":
@@ -98,7 +100,11 @@ def count_places(batch, names: list) -> PlaceCounts:
                                 minlength=k).astype(np.int64))
     place_counts = np.zeros((k, n), np.int64)
     np.add.at(place_counts, (flat, np.clip(places.ravel() - 1, 0, n - 1)), 1)
-    team_lost = np.bincount(r[:, E.R_DURAK_TEAM][r[:, E.R_DURAK_TEAM] >= 0], minlength=2)
+    # the losing partnership: seat s holds the line-up's position (s + rot) % n, and with
+    # teams n is even, so the team of seats of parity t is the partnership (t + rot) % 2
+    dt = r[:, E.R_DURAK_TEAM]
+    lost_p = np.where(dt >= 0, (dt + batch.rots) % 2, -1)
+    team_lost = np.bincount(lost_p[lost_p >= 0], minlength=2)
     # the clusters: a deal's games (every seating), a series' deals
     di = np.unique(np.asarray(batch.deals), return_inverse=True)[1].ravel()
     n_d = int(di.max()) + 1 if len(di) else 0
@@ -107,8 +113,7 @@ def count_places(batch, names: list) -> PlaceCounts:
     score = first.astype(np.int64) - lost.astype(np.int64)       # R9.2, per seat-game
     clus, _ = per_deal_squares(di, n_d, who, k, lost, first, in_draw, places, score)
     seat_clus, _ = per_deal_squares(di, n_d, np.broadcast_to(seat, who.shape), n, lost, first)
-    team_clus = np.array([cluster_sums(di, r[:, E.R_DURAK_TEAM] == t, n_d)[:3]
-                          for t in (0, 1)])
+    team_clus = np.array([cluster_sums(di, lost_p == p, n_d)[:3] for p in (0, 1)])
     return PlaceCounts(
         names, n, np.bincount(flat, minlength=k).astype(np.int64), place_counts, by(lost),
         by(in_draw), by(first), np.full(n, len(batch), np.int64), lost.sum(axis=0).astype(np.int64),
@@ -258,8 +263,8 @@ def place_table(c: PlaceCounts):
 
 
 def team_interval(c: PlaceCounts, team: int):
-    """The 95% interval of team ``team``'s loss rate over the games (the deals as clusters
-    when counted, as every other rate)."""
+    """The 95% interval of partnership ``team``'s loss rate over the games (the deals as
+    clusters when counted, as every other rate)."""
     from .clustered import ratio_variance, wilson_design
     from .stats import wilson_interval
 
@@ -327,7 +332,8 @@ class TableSummary:
         out["head_to_head"] = self.head_to_head()
         if self.rules.teams:
             bounds = [list(map(float, team_interval(c, t))) for t in (0, 1)]
-            out["teams"] = {"lost": c.team_lost.tolist(), "draws": c.team_draws,
+            out["teams"] = {"partnerships": [self.names[0::2], self.names[1::2]],
+                            "lost": c.team_lost.tolist(), "draws": c.team_draws,
                             "lost_lo": [b[0] for b in bounds], "lost_hi": [b[1] for b in bounds]}
         if self.series_deals is not None:   # as the options say: --series N of --deals K
             out["series"], out["deals"] = self.deals, self.series_deals
@@ -382,9 +388,10 @@ class TableSummary:
             parts = []
             for team in (0, 1):
                 lo, hi = team_interval(c, team)
-                parts.append(f"team {team} ({', '.join(str(s) for s in range(team, c.players, 2))}) "
-                             f"lost {pct_ci(c.team_lost[team] / max(n, 1), lo, hi)}")
-            console.print("; ".join(parts) + f"; draws {c.team_draws:,}")
+                parts.append(f"{'+'.join(self.names[team::2])} (line-up positions "
+                             f"{', '.join(str(s) for s in range(team, c.players, 2))}) lost "
+                             f"{pct_ci(c.team_lost[team] / max(n, 1), lo, hi)}")
+            console.print("partnerships: " + "; ".join(parts) + f"; draws {c.team_draws:,}")
         rate = self.games / self.seconds if self.seconds > 0 else float("nan")
         console.print(f"{rate:,.0f} games/s ({self.games:,} games in {self.seconds:.2f} s; "
                       f"compile/load {self.compile_seconds:.2f} s apart)")

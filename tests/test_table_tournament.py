@@ -91,6 +91,25 @@ def _numbers_are_finite(folder: Path) -> None:
             assert not np.isinf(num).any(), name
 
 
+def test_the_partnerships_losses_are_the_team_table_s(table_run):
+    """With teams, the counts a tournament's place table is built from hold each
+    partnership's losses (the line-up's positions of one parity, on whichever seats a
+    seating puts them), which are the team table's rows."""
+    from durak_sim.place_report import count_stored
+    from durak_sim.place_stats import place_counts_of
+
+    name, out, res, _ = table_run
+    cfg = res.config
+    if not cfg.rules.teams:
+        pytest.skip("no teams at this table")
+    lineup = cfg.lineups()[0]
+    c = place_counts_of(count_stored(out, Manifest.load(out), cfg))
+    teams = pd.read_csv(out / "teams.csv").set_index("team")
+    for p in (0, 1):
+        key = "+".join(sorted(lineup[p::2], key=list(cfg.strategies).index))
+        assert c.team_lost[p] == teams.loc[key, "lost"]
+
+
 def test_every_table_size_plays_stores_and_reports(table_run):
     name, out, res, seatings = table_run
     cfg = res.config
