@@ -149,9 +149,11 @@ class TournamentResult:
         if self.report is not None:
             print_report(self.report, console)
         if self.deals_played:
+            k = len(self.config.lineups())
+            over = f" over {k:,} line-ups, each" if k > 1 else ""
             what = (f"{self.deals_played:,} deals x 2 seats" if self.config.players == 2 else
-                    f"{self.deals_played:,} deals in every seating ({self.games_played:,} "
-                    f"games)")
+                    f"{self.deals_played:,} deals{over} in every seating "
+                    f"({self.games_played:,} games)")
             console.print(f"played {what} in "
                           f"{self.kernel_seconds:.2f} s of kernel time "
                           f"({self._rate()} {self._where()}; "
