@@ -318,6 +318,13 @@ def test_engine_program_errors_are_one_line(tmp_path):
     assert_one_line_error(run("match", "easy", "random", "--forfeit"), "--forfeit is for")
 
 
+def _signals_as_at_a_terminal() -> None:
+    """The three signals as a command started at a terminal has them (a test run under
+    ``nohup`` would pass on SIGHUP ignored, and the command rightly keeps it so)."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
                          ids=lambda s: s.name)
 def test_ctrl_c_stops_an_engine_match_and_leaves_no_process(tmp_path, sig):
@@ -327,7 +334,8 @@ def test_ctrl_c_stops_an_engine_match_and_leaves_no_process(tmp_path, sig):
     pids = tmp_path / "pids"
     proc = subprocess.Popen([*CLI, "match", f"engine:bad.py slow {pids}", "easy", "--deals",
                              "500", "--no-progress", "--records", "r.jsonl"], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_signals_as_at_a_terminal)
     deadline = time.monotonic() + 60
     while not pids.exists() and time.monotonic() < deadline:
         time.sleep(0.1)

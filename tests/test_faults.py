@@ -240,6 +240,14 @@ def test_a_run_killed_before_it_stored_anything_starts_again(tmp_path):
         assert (out / "manifest.json").is_file() and not (out / WRITE_PROBE).exists()
 
 
+def _as_a_script_s_background_job() -> None:
+    """Signals as a job a script starts with ``&`` has them: SIGINT ignored, a kill not (a
+    test run under ``nohup`` would pass on SIGHUP ignored too)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
 def test_a_kill_stops_a_background_job_of_a_script_as_ctrl_c_does(tmp_path, sig):
     """A job a script starts with ``&`` ignores SIGINT; a kill (or the terminal closing) must
@@ -250,7 +258,7 @@ def test_a_kill_stops_a_background_job_of_a_script_as_ctrl_c_does(tmp_path, sig)
                              "--threads", "1", "--no-progress", "--records", "r.jsonl"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+                            preexec_fn=_as_a_script_s_background_job)
     try:
         time.sleep(6)                       # loaded, and some deals played
         assert proc.poll() is None
@@ -273,7 +281,9 @@ def test_ctrl_c_or_a_kill_stops_a_bench_run_under_way(sig):
     says that run is not reported. A run of 20M random deals takes about 50 s here."""
     proc = subprocess.Popen([*CLI, "bench", "--deals", "10000000", "--threads", "1",
                              "--repeat", "2", "--no-progress"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: [signal.signal(s, signal.SIG_DFL)
+                                                for s in (signal.SIGINT, signal.SIGTERM)])
     try:
         time.sleep(6)                       # loaded, and the first run under way
         assert proc.poll() is None
