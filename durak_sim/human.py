@@ -14,13 +14,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from .actions import (DONE, KEEP, STOP, SWAP, TAKE, TRANSFER, action_card, is_attack,
                       is_defend)
 from .cards import RANK_DISPLAY, mask_cards
-from .observation import (O_ATTACKER, O_BOUTS, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZES,
-                          O_KNOWN, O_PHASE, O_PLACES, O_PLAYERS, O_STOCK, O_TABLE_ATTACKS,
+from .observation import (O_ATTACKER, O_BOUT_LIMIT, O_BOUTS, O_DEFENDER, O_DISCARD, O_HAND,
+                          O_HAND_SIZES, O_KNOWN, O_N_ATTACKS, O_N_HIST, O_PHASE, O_PLACES, O_PLAYERS, O_STOCK, O_TABLE_ATTACKS,
                           O_TABLE_DEFENCES, O_TAKING, O_TRUMP_CARD, O_TRUMP_SUIT, PHASE_ATTACK,
                           PHASE_LEAD)
+from .seeding import HINT_STREAM, stream_start
 from .views import action_target, table_pairs
 
 from .hints import _no_interrupt, endgame_position, endgame_values  # noqa: F401
@@ -325,6 +328,10 @@ class PlaySession:
             text = self._verb(seat, "take")
         elif code == STOP:
             if forced and phase == PHASE_ATTACK:
+                limit = int(obs[O_BOUT_LIMIT])
+                if int(obs[O_N_ATTACKS]) >= limit:   # (the limit, not the cards, stops it)
+                    return f"the bout is full: {limit} attack card{'s' if limit != 1 else ''} " \
+                           f"(R3.4)"
                 return ("you have" if seat == 0 else f"{self.who(seat)} has") + \
                     " nothing to throw in"
             text = self._verb(seat, "stop")
@@ -429,10 +436,14 @@ class PlaySession:
                 if strat.supports(self.rules):
                     break
             prepare([strat], kernel=False, notice=self.screen.say)
-            rngs, mems = seat_inputs(self.seed, self.deal, [strat])
-            self._hinter = (strat, rngs[0], mems[0])
-        strat, rng, mem = self._hinter
+            _, mems = seat_inputs(self.seed, self.deal, [strat])
+            self._hinter = (strat, mems[0])
+        strat, mem = self._hinter
         legal, hist = legal_array(codes), hist_for_strategy(self.game)
+        # a random stream of this position's own: the same position gets the same hint,
+        # however often it is asked (a sampling adviser's numbers would differ otherwise)
+        rng = np.array([stream_start(self.seed, self.deal, HINT_STREAM + int(obs[O_N_HIST]))],
+                       dtype=np.uint64)
         rows = {}
         if strat.name == "expert":
             from .strategies.expert import expert_advice

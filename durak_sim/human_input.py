@@ -53,7 +53,8 @@ Keys (case does not matter):
   3            play legal move number 3 of the list
   7d  10♦  td  play that card: attack, throw in, defend or transfer, whatever is legal
                (ranks 6 7 8 9 10/t j q k a, or В Д К Т; suits s c d h or ♠ ♣ ♦ ♥)
-  9d 7d        beat 7♦ with 9♦ (the target, when several cards are unbeaten; else asked)
+  9d 7d        beat 7♦ with 9♦ (the target, when several cards are unbeaten; else asked);
+               also as the moves are listed: beat 7d with 9d
   take  stop   pick the cards up (defender); add nothing more (attacker)
   transfer 8d  pass the attack on with 8♦ (the transfer game)
   done         end a lead of several cards;  swap / keep: the trump six (R8.5)
@@ -96,7 +97,8 @@ def _role(obs) -> str:
 
 def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
     """What ``text`` asks for at the seat's decision (``obs``, legal ``codes``)."""
-    words = [w for w in text.replace(",", " ").split() if w.lower() not in FILLER]
+    raw = text.replace(",", " ").split()
+    words = [w for w in raw if w.lower() not in FILLER]
     if not words:
         return Parsed("empty")
     first = words[0].lower()
@@ -124,13 +126,24 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
     verb = VERBS.get(first)
     if verb is not None:
         words = words[1:]
+        if not words:   # a verb alone: which card?
+            if verb == "transfer" and not int(obs[O_RULES]) & FLAG_TRANSFER:
+                return Parsed("error", message="this game has no transfers (perevodnoy or "
+                                               "--transfer, R8.2)")
+            return Parsed("error", message=f"{first} which card? type {first} and the card, "
+                                           f"like {first} 7d, or a move's number")
     cards = [parse_card_word(w) for w in words]
+    if len(words) == 2 and parse_card_word(words[0] + words[1]) is not None:
+        return Parsed("error", message=f"a card is one word: type "
+                                       f"{_echo(words[0] + words[1])}")
     if not words or len(words) > 2 or any(c is None for c in cards):
         bad = _echo(next((w for w, c in zip(words, cards) if c is None), text))
         return Parsed("error", message=f"I do not understand {bad!r}: type a move's number "
                                        f"(1-{len(codes)}), a card like 7d or 10♦, or help")
     card = cards[0]
     target = cards[1] if len(cards) == 2 else None
+    if target is not None and _with_between(raw):
+        card, target = target, card   # "beat 10♠ with K♠", as the list of moves words it
     name = show_card(card, ranks)
     if target == card:
         return Parsed("error", message=f"one move at a time: type {name} once (two cards mean "
@@ -147,6 +160,18 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
     if options:
         return Parsed("choose", options=options)
     return Parsed("error", message=_why_not_card(card, target, verb, obs, codes, ranks))
+
+
+def _with_between(raw: list[str]) -> bool:
+    """Whether ``with`` stands between the two cards of the words: then the card after it
+    is the one played (``beat 7d with 9d``); otherwise the first is (``9d 7d``, ``9d on
+    7d``).
+
+    >>> _with_between("beat 7d with 9d".split()), _with_between("9d on 7d".split())
+    (True, False)
+    """
+    at = [i for i, w in enumerate(raw) if parse_card_word(w) is not None]
+    return len(at) == 2 and any(w.lower() == "with" for w in raw[at[0] + 1:at[1]])
 
 
 def _echo(text: str) -> str:
@@ -170,13 +195,16 @@ def _why_not_word(word: str, obs, codes) -> str:
     role = _role(obs)
     if word == "take":
         return f"only the defender takes; you are {role}" + \
-            (": lay a card" if phase in (PHASE_OPEN, PHASE_LEAD) else
+            (": lay a card" if phase == PHASE_OPEN else
+             ": add a card, or done ends the lead" if phase == PHASE_LEAD else
              ": stop ends your attack" if STOP in codes else "")
     if word == "stop":
         if phase == PHASE_OPEN:
             return "you must open the bout with a card (R3.1)"
         if phase == PHASE_DEFEND:
             return "you are defending: beat the card(s) or take"
+        if phase == PHASE_LEAD:
+            return "you are laying your lead: done ends it"
         return "you cannot stop now"
     if word == "done":
         return "done ends a lead of several cards; you are not laying one" \
@@ -220,7 +248,8 @@ def _why_not_card(card, target, verb, obs, codes, ranks) -> str:
                    f"{', '.join(ranks[r] for r in table_ranks)}"
         return f"{name} cannot be thrown in now"
     if phase == PHASE_LEAD:
-        return f"{name} cannot join your lead (R8.1: the lead's rank; R8.3: a legal pattern)"
+        return f"{name} cannot join your lead (R8.1: the lead's rank; R8.3: a legal " \
+               f"pattern); done ends the lead"
     if phase == PHASE_SWAP:
         return "first decide on the trump six: swap or keep"
     return f"{name} is not legal now"

@@ -16,7 +16,9 @@ Generator: splitmix64, all arithmetic modulo 2**64::
 
 ``k = 0`` is the deck stream, ``k = 1 + s`` the stream of seat ``s``. Deal *k* of series *j*
 (docs/rules.md E13) uses deal index *j* with the deck stream ``-8 (k + 1)`` and seat streams
-``-8 (k + 1) - 1 - s`` (mod 2**64): no stream of a single deal.
+``-8 (k + 1) - 1 - s`` (mod 2**64): no stream of a single deal. The hints of
+``durak-sim play`` (which play no part in the deal) draw from stream ``HINT_STREAM + n``,
+``n`` the actions played so far, so that a position always gets the same hint.
 
 Shuffle (Fisher-Yates on the deck stream): ``deck = [0..35]``; for ``j`` from 35 down to 1:
 ``r = below(j + 1)``, swap ``deck[j]`` and ``deck[r]``. Deal (R2.1, R9.1): card ``k`` of the
@@ -36,6 +38,8 @@ from __future__ import annotations
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 MAX_SEED = (1 << 63) - 1
+#: the first stream of ``durak-sim play``'s hints (far from the seats' and the series')
+HINT_STREAM = 1 << 32
 
 
 def mix(z: int) -> int:

@@ -31,7 +31,8 @@ def test_unknown_words_and_single_commands_are_as_before():
     obs, codes = g.observation(), g.legal_actions()
     assert parse_input("take", obs, codes).message.startswith("only the defender takes")
     assert parse_input("junk", obs, codes).message.startswith("I do not understand 'junk'")
-    assert parse_input("7 h", obs, codes).message.startswith("I do not understand '7'")
+    assert parse_input("7 h", obs, codes).message == "a card is one word: type 7h"
+    assert parse_input("7 x", obs, codes).message.startswith("I do not understand '7'")
     assert [parse_input(w, obs, codes).kind for w in ("h", "q", "hint", "look")] == \
         ["help", "quit", "hint", "show"]
 
@@ -106,7 +107,8 @@ def test_search_lines_say_what_a_dropped_move_and_the_baseline_are():
 def test_expert_hint_never_shows_a_dropped_move_as_zero_plus_minus_zero():
     """Seed 5 deal 10 (random moves for seat 0): hints where expert dropped a move that tied
     hard's choice on every deal it tried, and others behind it; a dropped move's mean is
-    over the deals it was played on (no "+0.000 \u00b1 0.000"), and the baseline is named."""
+    over the deals it was played on (no "+0.000 \u00b1 0.000"), and the baseline is named.
+    A hint asked again in the same position is the same (it was sampled afresh)."""
     import random
 
     from rich.console import Console
@@ -122,6 +124,8 @@ def test_expert_hint_never_shows_a_dropped_move_as_zero_plus_minus_zero():
         codes = g.legal_actions()
         if g.to_move() == 0 and len(codes) > 2:
             lines = session.hint_lines(g.observation(0), codes)
+            # the same position, the same hint (its samples come from the position's stream)
+            assert session.hint_lines(g.observation(0), codes) == lines
             rows = lines[1:]
             assert len(rows) == len(codes) and "deals it sampled" in lines[0]
             assert not any("0.000 \u00b1 0.000" in r for r in rows), rows
@@ -142,3 +146,60 @@ def test_the_command_names_the_plugins_the_ais_come_from(tmp_path):
     assert res.exit_code == 0, res.output
     assert AGAIN.findall(res.output) == [f"durak-sim play --seed 6 --deal 0 --ai polishrandom "
                                          f"--plugin {shlex.quote(str(plugin))}"]
+
+
+def test_a_forced_stop_at_the_bout_s_limit_says_so():
+    """A throw-in that the attack limit stops (R3.4) is told as the limit, not as "nothing
+    to throw in" (which is what a stop for want of a card of the table's ranks says)."""
+    import random
+
+    from rich.console import Console
+
+    from durak_sim.actions import STOP
+    from durak_sim.human import PlaySession, Screen
+    from durak_sim.observation import O_BOUT_LIMIT, O_N_ATTACKS, O_PHASE, PHASE_ATTACK
+    from durak_sim.registry import get_strategy
+
+    screen = Screen(Console(file=io.StringIO(), no_color=True, soft_wrap=True))
+    session = PlaySession(5, 10, Rules(), [get_strategy("easy")], screen, read=input, pace=0)
+    rng, said = random.Random(3), {}
+    for deal in range(200):
+        g = ReferenceGame.new(11, deal)
+        while not g.is_over() and len(said) < 2:
+            obs, codes = g.observation(0), g.legal_actions()
+            if g.to_move() == 0 and codes == [STOP] and int(obs[O_PHASE]) == PHASE_ATTACK:
+                full = int(obs[O_N_ATTACKS]) >= int(obs[O_BOUT_LIMIT])
+                said[full] = session._describe(0, STOP, PHASE_ATTACK, -1, obs, True)
+            g.apply(rng.choice(codes))
+        if len(said) == 2:
+            break
+    assert said[False] == "you have nothing to throw in"
+    assert re.fullmatch(r"the bout is full: \d attack cards? \(R3\.4\)", said[True])
+
+
+def test_words_during_a_lead_and_a_verb_without_a_card():
+    """While a lead of several cards is being laid, stop and take point to done; a verb
+    alone asks for its card; transfer alone in a game without transfers says so."""
+    import random
+
+    from durak_sim.observation import O_PHASE, PHASE_LEAD
+
+    rng = random.Random(2)
+    rules = Rules(variant="podkidnoy-full")
+    for deal in range(100):
+        g = ReferenceGame.new(3, deal, rules)
+        while not g.is_over() and not (g.to_move() == 0 and
+                                       int(g.observation(0)[O_PHASE]) == PHASE_LEAD):
+            g.apply(rng.choice(g.legal_actions()))
+        if not g.is_over():
+            break
+    obs, codes = g.observation(0), g.legal_actions()
+
+    def said(text):
+        return parse_input(text, obs, codes).message
+
+    assert said("stop") == "you are laying your lead: done ends it"
+    assert said("take").endswith(": add a card, or done ends the lead")
+    assert said("transfer") == "this game has no transfers (perevodnoy or --transfer, R8.2)"
+    assert said("beat") == "beat which card? type beat and the card, like beat 7d, or a " \
+                           "move's number"

@@ -129,7 +129,7 @@ def test_junk_illegal_take_throw_in_hint_and_quit(tmp_path):
                    "--advisor", "hard"], tmp_path)   # (expert's hint: in-process, below)
     child.expect_exact(PROMPT)
     for junk, answer in [("junk", "I do not understand"), ("99", "there is no move 99"),
-                         ("defend", "I do not understand"), ("", "your move, ")]:
+                         ("defend", "defend which card?"), ("", "your move, ")]:
         child.sendline(junk)
         child.expect_exact(answer)
         child.expect_exact(PROMPT)
@@ -353,8 +353,15 @@ def test_parser_several_unbeaten_cards_asks_for_the_target():
     p = parse_input(word, obs, codes)
     assert p.kind == "choose" and len(p.options) > 1
     t = (p.options[0] - DEFEND_AT) // 36
-    assert parse_input(f"{word} {'6789TJQKA'[t >> 2]}{'SCDH'[t & 3]}", obs, codes).code == \
-        p.options[0]
+    tword = f"{'6789TJQKA'[t >> 2]}{'SCDH'[t & 3]}"
+    assert parse_input(f"{word} {tword}", obs, codes).code == p.options[0]
+    assert parse_input(f"{word} on {tword}", obs, codes).code == p.options[0]
+    # as the list of moves words it: "beat <the attack card> with <yours>"
+    from durak_sim.views import legal_texts
+
+    listed = legal_texts(obs, [p.options[0]])[0]
+    assert parse_input(f"beat {tword} with {word}", obs, codes).code == p.options[0], listed
+    assert parse_input(f"{tword} with {word}", obs, codes).code == p.options[0]
 
 
 def test_endgame_hint_values_agree_with_the_solver():
