@@ -16,7 +16,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .errors import Interrupted, UserError
-from .play import cpu_count, default_threads, play_games, ready_lineup, resolve_strategies
+from .play import cpu_count, default_threads, play_games, resolve_strategies
 from .rules import Rules
 from .stopping import StopFlag
 
@@ -31,8 +31,9 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
     compile) stops the kernel call under way between two games, and
     :class:`durak_sim.errors.Interrupted` then says that run is not reported (the thread
     counts already yielded stand)."""
+    from . import __version__
     from .kernel.bits import NO_JIT
-    from .kernel.threads import thread_limit
+    from .kernel.threads import numba_version, thread_limit
     from .limits import MAX_BENCH_DEALS
 
     if not 1 <= deals <= MAX_BENCH_DEALS:
@@ -49,48 +50,43 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
         if not 1 <= n_threads <= thread_limit():
             raise UserError(f"--threads must be in 1..{thread_limit()}, got {n_threads}")
     t = time.perf_counter()
-    ready_lineup(strats, rules)   # (a cold compile that Ctrl-C ends at once)
+    # (it readies the line-up before Ctrl-C is a flag: a cold compile that Ctrl-C ends at once)
     play_games(strats, seed=seed, deals=range(1), swap=False, threads=1, rules=rules)
     compile_s = time.perf_counter() - t
-    with StopFlag() if interruptible else contextlib.nullcontext() as flag:
-        yield from _timed(strats, rules, deals, threads, repeat, seed, board, compile_s, flag)
-
-
-def _timed(strats, rules, deals, threads, repeat, seed, board, compile_s, flag):
-    from . import __version__
-    from .kernel.threads import numba_version
-
-    stop = None if flag is None else flag.kernel_flag
     if board is not None:
         for n_threads in threads:
             board.add(n_threads, f"{n_threads} thread{'s' if n_threads != 1 else ''}",
                       deals * repeat)
-    for n_threads in threads:
-        times, decisions = [], 0
-        for _ in range(repeat):
-            b = play_games(strats, seed=seed, deals=range(deals), swap=False, threads=n_threads,
-                           rules=rules, stop=stop)
-            if flag is not None and flag.event.is_set():
-                raise Interrupted(f"interrupted: the timed run under way ({n_threads} thread"
-                                  f"{'s' if n_threads != 1 else ''}) is not reported")
-            times.append(b.seconds)
-            decisions = b.decisions
-            if board is not None:
-                board.advance(n_threads, deals, b.seconds)
-        best = min(times)
-        yield {
-            "bench": "kernel", "pairing": ",".join(s.name for s in strats),
-            "rules": rules.to_dict(),
-            "versions": {s.name: s.version for s in strats}, "threads": n_threads,
-            "deals": deals, "repeat": repeat, "seconds_best": round(best, 6),
-            "seconds_median": round(statistics.median(times), 6),
-            "deals_per_s": round(deals / best, 1),
-            "decisions_per_s": round(decisions / best, 1),
-            "decisions_per_deal": round(decisions / deals, 3),
-            "compile_s": round(compile_s, 4),
-            "cpus": cpu_count(), "machine": platform.machine(), "python": platform.python_version(),
-            "numba": numba_version(), "durak_sim": __version__, "numpy": np.__version__,
-        }
+    flag = StopFlag() if interruptible else None
+    stop = None if flag is None else flag.kernel_flag
+    with flag if flag is not None else contextlib.nullcontext():
+        for n_threads in threads:
+            times, decisions = [], 0
+            for _ in range(repeat):
+                b = play_games(strats, seed=seed, deals=range(deals), swap=False,
+                               threads=n_threads, rules=rules, stop=stop)
+                if flag is not None and flag.event.is_set():
+                    raise Interrupted(f"interrupted: the timed run under way ({n_threads} "
+                                      f"thread{'s' if n_threads != 1 else ''}) is not reported")
+                times.append(b.seconds)
+                decisions = b.decisions
+                if board is not None:
+                    board.advance(n_threads, deals, b.seconds)
+            best = min(times)
+            yield {
+                "bench": "kernel", "pairing": ",".join(s.name for s in strats),
+                "rules": rules.to_dict(),
+                "versions": {s.name: s.version for s in strats}, "threads": n_threads,
+                "deals": deals, "repeat": repeat, "seconds_best": round(best, 6),
+                "seconds_median": round(statistics.median(times), 6),
+                "deals_per_s": round(deals / best, 1),
+                "decisions_per_s": round(decisions / best, 1),
+                "decisions_per_deal": round(decisions / deals, 3),
+                "compile_s": round(compile_s, 4),
+                "cpus": cpu_count(), "machine": platform.machine(),
+                "python": platform.python_version(), "numba": numba_version(),
+                "durak_sim": __version__, "numpy": np.__version__,
+            }
 
 
 def run_reference_bench(names: Sequence[str], *, deals: int = 2_000, repeat: int = 1,

@@ -43,7 +43,8 @@ def _fail(message: str) -> None:
 def _cause(result, time_limit: float, max_nodes: int, order_nodes: int) -> str:
     """What stopped the search, in words."""
     return {"nodes": f"--max-nodes {max_nodes:,}", "time": f"the time limit ({time_limit:g} s)",
-            "interrupt": "an interrupt (Ctrl-C, or a kill)", "order_nodes": f"--order-nodes {order_nodes:,}",
+            "interrupt": "an interrupt (Ctrl-C, or a kill)",
+            "order_nodes": f"--order-nodes {order_nodes:,}",
             "depth": "the solver's ply limit"}.get(result.stopped_by, "a budget")
 
 

@@ -20,9 +20,9 @@ from .actions import (DONE, KEEP, STOP, SWAP, TAKE, TRANSFER, action_card, is_at
                       is_defend)
 from .cards import RANK_DISPLAY, mask_cards
 from .observation import (O_ATTACKER, O_BOUT_LIMIT, O_BOUTS, O_DEFENDER, O_DISCARD, O_HAND,
-                          O_HAND_SIZES, O_KNOWN, O_N_ATTACKS, O_N_HIST, O_PHASE, O_PLACES, O_PLAYERS, O_STOCK, O_TABLE_ATTACKS,
-                          O_TABLE_DEFENCES, O_TAKING, O_TRUMP_CARD, O_TRUMP_SUIT, PHASE_ATTACK,
-                          PHASE_LEAD)
+                          O_HAND_SIZES, O_KNOWN, O_N_ATTACKS, O_N_HIST, O_PHASE, O_PLACES,
+                          O_PLAYERS, O_STOCK, O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING,
+                          O_TRUMP_CARD, O_TRUMP_SUIT, PHASE_ATTACK, PHASE_LEAD)
 from .seeding import HINT_STREAM, stream_start
 from .views import action_target, table_pairs
 

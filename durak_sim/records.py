@@ -134,8 +134,8 @@ def write_records(path, records: Iterable[dict]) -> int:
 def read_records(path) -> Iterator[dict]:
     """Yield the records of a JSON Lines file (blank lines skipped), read one line at a time.
     A line that is not a JSON object (not UTF-8, not JSON, a key given twice in one object,
-    longer than ``MAX_LINE_BYTES``) raises RecordError naming its line number. Records are not validated: use
-    ``validate_record``."""
+    longer than ``MAX_LINE_BYTES``) raises RecordError naming its line number. Records are
+    not validated: use ``validate_record``."""
     with open(Path(path), "rb") as f:
         try:
             for lineno, line in read_lines(f):
@@ -146,7 +146,7 @@ def read_records(path) -> Iterator[dict]:
                 except json.JSONDecodeError as exc:
                     raise RecordError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
                 except ValueError as exc:
-                    what = str(exc) if str(exc) == NOT_UTF8 or " given twice " in str(exc) \
+                    what = str(exc) if str(exc) == NOT_UTF8 or GIVEN_TWICE in str(exc) \
                         else f"not JSON ({exc})"
                     raise RecordError(f"{path}:{lineno}: {what}") from None
                 if not isinstance(rec, dict):
@@ -214,11 +214,15 @@ def utf8(data: bytes) -> str:
         raise ValueError(NOT_UTF8) from None
 
 
+#: the words of :func:`loads`' ValueError for a key given twice (``unique_keys``)
+GIVEN_TWICE = "is given twice in one object"
+
+
 def _unique_keys(pairs: list) -> dict:
     d = {}
     for key, value in pairs:
         if key in d:
-            raise ValueError(f"the key {key!r} is given twice in one object")
+            raise ValueError(f"the key {key!r} {GIVEN_TWICE}")
         d[key] = value
     return d
 

@@ -262,31 +262,29 @@ def place_table(c: PlaceCounts):
     return pd.DataFrame(rows)
 
 
-def team_interval(c: PlaceCounts, team: int):
-    """The 95% interval of partnership ``team``'s loss rate over the games (the deals as
-    clusters when counted, as every other rate)."""
+def _clustered_interval(c: PlaceCounts, k: int, g: int, q) -> tuple:
+    """The 95% interval of the rate ``k / g`` whose per-deal sums are ``q`` (``[m m, x x,
+    x m]``: the deals as clusters), Wilson's over the ``g`` trials when not counted."""
     from .clustered import ratio_variance, wilson_design
     from .stats import wilson_interval
 
-    k, g = int(c.team_lost[team]), int(c.deals)
-    if c.team_clus is None:
+    if q is None:
         return wilson_interval(k, g)
-    q = c.team_clus[team]
     return wilson_design(k, g, ratio_variance(k, g, q[1], q[2], q[0], c.clusters),
                          units=c.decks, clusters=c.clusters)
+
+
+def team_interval(c: PlaceCounts, team: int):
+    """The 95% interval of partnership ``team``'s loss rate over the games (the deals as
+    clusters when counted, as every other rate)."""
+    return _clustered_interval(c, int(c.team_lost[team]), int(c.deals),
+                               None if c.team_clus is None else c.team_clus[team])
 
 
 def seat_interval(c: PlaceCounts, s: int):
     """The 95% interval of seat ``s``'s Durak rate (the deals as clusters when counted)."""
-    from .clustered import ratio_variance, wilson_design
-    from .stats import wilson_interval
-
-    k, g = int(c.seat_durak[s]), int(c.seat_games[s])
-    if c.seat_clus is None:
-        return wilson_interval(k, g)
-    q = c.seat_clus[s]
-    return wilson_design(k, g, ratio_variance(k, g, q[1], q[2], q[0], c.clusters),
-                         units=c.decks, clusters=c.clusters)
+    return _clustered_interval(c, int(c.seat_durak[s]), int(c.seat_games[s]),
+                               None if c.seat_clus is None else c.seat_clus[s])
 
 
 @dataclass
