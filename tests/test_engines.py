@@ -150,13 +150,24 @@ def norm(rec, names):
     return {**rec, "seats": ["X" if s in names else s for s in rec["seats"]]}
 
 
-def gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    with open(f"/proc/{pid}/stat") as f:   # a zombie not reaped (not ours: never)
-        return f.read().split()[2] == "Z"
+def gone(pid: int, wait: float = 5.0) -> bool:
+    """Whether process ``pid`` has ended, within ``wait`` seconds: a SIGKILL is delivered
+    when the process next runs, which on a loaded machine may take a moment."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        try:
+            with open(f"/proc/{pid}/stat") as f:   # a zombie not reaped (not ours: never)
+                if f.read().split()[2] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
 
 
 @pytest.mark.slow
