@@ -71,10 +71,31 @@ class Screen:
         cards = list(cards)
         return " ".join(self.card(c) for c in cards) if cards else none
 
+    def order(self, card: int) -> tuple:
+        """Where a card sorts in a hand: by suit and rank, trumps last."""
+        return (card & 3 == self.trump_suit, card & 3, card >> 2)
+
     def hand(self, mask: int) -> str:
         """A hand sorted by suit and rank, trumps last."""
-        cards = sorted(mask_cards(mask), key=lambda c: (c & 3 == self.trump_suit, c & 3, c >> 2))
-        return self.cards(cards)
+        return self.cards(sorted(mask_cards(mask), key=self.order))
+
+    def move_order(self, obs, codes: list[int]) -> list[int]:
+        """The legal moves as the list shows them: the card moves in the hand's order (a
+        card's targets by the table's order), then the swap, and take, stop or done last.
+
+        >>> from durak_sim.cards import card_str, parse_card
+        >>> s = Screen(None); s.trump_suit = parse_card("6C") & 3     # clubs are trumps
+        >>> order = s.move_order(None, [TAKE, parse_card("6C"), parse_card("KH")])
+        >>> [card_str(c) if c != TAKE else "take" for c in order]
+        ['KH', '6C', 'take']
+        """
+        def key(code):
+            if code in (TAKE, STOP, DONE, SWAP, KEEP):
+                return (1, code in (TAKE, STOP, DONE), code)
+            target = action_target(obs, code) if is_defend(code) else 99  # transfer last
+            return (0, *self.order(action_card(code)), target, code)
+
+        return sorted(codes, key=key)
 
     def say(self, text: str = "") -> None:
         self.console.print(text)
@@ -117,7 +138,11 @@ class PlaySession:
 
     # -- who is who ---------------------------------------------------------------------
     def who(self, seat: int) -> str:
-        return "you" if seat == 0 else f"seat {seat} ({self.names[seat]})"
+        """``you``, ``seat 1 (hard)``; a partner in a teams game is marked as one."""
+        if seat == 0:
+            return "you"
+        partner = ", your partner" if self.rules.teams and seat % 2 == 0 else ""
+        return f"seat {seat} ({self.names[seat]}{partner})"
 
     def _verb(self, seat: int, verb: str) -> str:
         """``you take`` / ``seat 1 (hard) takes``."""
@@ -169,6 +194,7 @@ class PlaySession:
 
     def ask(self, codes: list[int]) -> int:
         obs = self.game.observation(0)
+        codes = self.screen.move_order(obs, codes)
         self.show_state(obs, codes)
         if self.auto_hint:
             self.show_hint(obs, codes)
@@ -281,8 +307,7 @@ class PlaySession:
             role = ", attacker" if k == att else ", defender" if k == dfd else ""
             held = int(obs[O_HAND_SIZES + k])
             s.say(f"  {self.who(k)}{role}: {held} card{'' if held == 1 else 's'}"
-                  + (f", known: {s.cards(sorted(mask_cards(known), key=lambda c: (c & 3, c >> 2)))}"
-                     if known else ""))
+                  + (f", known: {s.hand(known)}" if known else ""))
         pairs = table_pairs(obs)
         table = "   ".join(f"{s.card(a)} / {s.card(d) if d >= 0 else '-'}" for a, d in pairs)
         s.say(f"table: {table or 'empty'}" + ("   (the defender takes)" if int(obs[O_TAKING]) else ""))
