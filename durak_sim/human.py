@@ -53,7 +53,8 @@ class HumanSeat:
 # ---------------------------------------------------------------------- the screen
 class Screen:
     """How cards and lines are shown: ``rich`` colours on a terminal that has them (red
-    hearts and diamonds, trumps bold), plain text otherwise."""
+    hearts and diamonds, black suits in the terminal's own colour, trumps bold and
+    underlined), plain text otherwise."""
 
     def __init__(self, console, ranks=RANK_DISPLAY):
         self.console = console
@@ -62,10 +63,11 @@ class Screen:
 
     def card(self, card: int) -> str:
         text = show_card(card, self.ranks)
-        style = "red" if card & 3 in (2, 3) else "bright_white"
+        # black suits in the terminal's own colour: readable on a dark or a light background
+        style = ["red"] if card & 3 in (2, 3) else []
         if card & 3 == self.trump_suit:
-            style = "bold " + style + " underline"
-        return f"[{style}]{text}[/]"
+            style += ["bold", "underline"]
+        return f"[{' '.join(style)}]{text}[/]" if style else text
 
     def cards(self, cards, none="-") -> str:
         cards = list(cards)
