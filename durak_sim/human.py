@@ -31,6 +31,8 @@ from .human_input import (ATLASNYE, HELP, _role, parse_card_word, parse_input,  
                           show_card)
 
 HUMAN = "human"
+#: options the intro's headline already says (the ruleset, the table, the throw-in scope)
+SHOWN = ("--rules", "--players", "--throw-in")
 
 
 class Quit(Exception):
@@ -273,8 +275,12 @@ class PlaySession:
         s, g = self.screen, self.game
         obs = g.observation(0)
         seats = ", ".join(f"seat {k} {n}" for k, n in enumerate(self.names))
+        args = self.rules.cli_args()   # the options beyond the ruleset's own, as typed
+        flags = [a for k, a in enumerate(args) if a.startswith("--") and a not in SHOWN
+                 and (k == 0 or args[k - 1] not in SHOWN)]
         s.say(f"[bold]durak-sim play[/]: seed {self.seed} deal {self.deal}, "
-              f"{self.rules.describe()}; you are seat 0 ({seats})")
+              f"{self.rules.headline()}" + (f" ({' '.join(flags)})" if flags else "")
+              + f"; you are seat 0 ({seats})")
         if self.rules.teams:
             s.say("teams: seats " + ", ".join(map(str, range(0, self.rules.players, 2)))
                   + " (yours) against " + ", ".join(map(str, range(1, self.rules.players, 2))))

@@ -228,12 +228,23 @@ class Rules:
             out += [flag, value] if opt == "throw_in" else [flag]
         return out
 
-    def describe(self) -> str:
-        """One line: the variant, table and every option in force."""
-        opts = [f"{k}={v}" for k, v in self.to_dict().items() if k in OPTION_DEFAULTS]
+    def headline(self) -> str:
+        """The variant and the table, without the options.
+
+        >>> Rules(variant="teams", transfer=True).headline()
+        'teams, 4 players, 6 cards, throw-in all'
+        """
         scope = "" if self.prostoy or self.players == 2 else f", throw-in {self.throw_in_scope}"
-        return f"{self.variant}, {self.players} players, {self.hand_size} cards" + scope + \
-            (f" ({', '.join(opts)})" if opts else "")
+        return f"{self.variant}, {self.players} players, {self.hand_size} cards" + scope
+
+    def describe(self) -> str:
+        """One line: the variant, table and every option in force (in the record's form).
+
+        >>> Rules(variant="teams", transfer=True).describe()
+        'teams, 4 players, 6 cards, throw-in all (transfer=True, teams=True)'
+        """
+        opts = [f"{k}={v}" for k, v in self.to_dict().items() if k in OPTION_DEFAULTS]
+        return self.headline() + (f" ({', '.join(opts)})" if opts else "")
 
 
 def _contradiction(name: str, opt: str, value) -> str:
