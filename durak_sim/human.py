@@ -509,8 +509,8 @@ class PlaySession:
             lines.append(("you win" if n == 2 else f"{self.who(res['durak'])} is the Durak")
                          + f" after {res['bouts']} bouts")
         if "places" in res:
-            lines.append("places: " + ", ".join(f"{self.who(k)} {p}"
-                                                for k, p in enumerate(res["places"])))
+            by_place = sorted(enumerate(res["places"]), key=lambda kp: (kp[1], kp[0]))
+            lines.append("places: " + ", ".join(f"{p} {self.who(k)}" for k, p in by_place))
         return lines
 
     def dealt_lines(self) -> list[str]:
