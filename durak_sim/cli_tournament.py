@@ -79,10 +79,11 @@ def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, 
     --players 3 to 6 (or --rules teams) the field plays at tables of that size: a field of
     exactly that many strategies is one line-up (name one more than once to seat it more
     than once: hard easy easy easy), a larger one every combination of that many (with
-    --gauntlet: those that hold NAME); each deal is played in every seating of a line-up
-    (every distinct order up to four players; rotations and mirrored rotations at five and
-    six; partnerships kept with teams), and the report rates the strategies from their
-    places (Plackett-Luce). Finished
+    --gauntlet: those that hold NAME; with teams each of them split into partnerships in
+    every way); each deal is played in every seating of a line-up (every distinct order up
+    to four players; rotations and mirrored rotations at five and six; partnerships kept
+    with teams), and the report rates the strategies from their places (Plackett-Luce).
+    Finished
     chunks are stored as they come (Parquet + manifest.json), so an interrupted run
     continues with --resume DIR without losing or redoing them; the tables are then the
     same bytes as an uninterrupted run's. --resume DIR --deals N with more deals than it

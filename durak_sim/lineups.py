@@ -4,7 +4,11 @@ A *line-up* is the strategies at one table, one per seat (repeats allowed: ``har
 easy``). A field of exactly ``players`` strategies is one line-up, as given; a larger field
 (of different strategies) gives every combination of ``players`` of them, in field order;
 a gauntlet's strategy sits in every line-up with ``players - 1`` of the others. At two
-players these are a round robin's (or a gauntlet's) pairings.
+players these are a round robin's (or a gauntlet's) pairings. With teams (line-up
+positions 0, 2, 4 against 1, 3, 5) a larger field gives each combination once for every
+way of splitting it into two partnerships, the combination's own order first, so that
+every two strategies are partners equally often (three line-ups of each four, ten of each
+six).
 
 A *seating* puts the line-up on the seats: ``perm[s]`` is the line-up position that plays
 seat ``s``. Every deal is played once in every seating of its line-up:
@@ -33,10 +37,10 @@ from itertools import combinations, permutations
 from typing import Sequence
 
 
-def field_lineups(strategies: Sequence[str], players: int,
-                  gauntlet: bool = False) -> list[tuple[str, ...]]:
+def field_lineups(strategies: Sequence[str], players: int, gauntlet: bool = False,
+                  teams: bool = False) -> list[tuple[str, ...]]:
     """The line-ups of a field in play order (``gauntlet``: ``strategies[0]`` plays in every
-    one).
+    one; ``teams``: every split of a combination into partnerships, :func:`partnerships`).
 
     >>> field_lineups(["a", "b", "c"], 2)
     [('a', 'b'), ('a', 'c'), ('b', 'c')]
@@ -44,13 +48,42 @@ def field_lineups(strategies: Sequence[str], players: int,
     [('g', 'a', 'b'), ('g', 'a', 'c'), ('g', 'b', 'c')]
     >>> field_lineups(["hard", "easy", "easy", "easy"], 4)
     [('hard', 'easy', 'easy', 'easy')]
+    >>> field_lineups(["a", "b", "c", "d"], 4, teams=True)      # exactly one line-up: as given
+    [('a', 'b', 'c', 'd')]
+    >>> len(field_lineups(["a", "b", "c", "d", "e"], 4, teams=True))
+    15
     """
     s = list(strategies)
     if len(s) == players:
         return [tuple(s)]
     if gauntlet:
-        return [(s[0], *c) for c in combinations(s[1:], players - 1)]
-    return [tuple(c) for c in combinations(s, players)]
+        combos = [(s[0], *c) for c in combinations(s[1:], players - 1)]
+    else:
+        combos = [tuple(c) for c in combinations(s, players)]
+    if teams:
+        return [lineup for c in combos for lineup in partnerships(c)]
+    return combos
+
+
+def partnerships(combo: Sequence[str]) -> list[tuple[str, ...]]:
+    """The line-ups of one combination of a teams field: one for each split into two
+    partnerships (the line-up's positions 0, 2, 4 against 1, 3, 5), the combination's own
+    order first, then the splits by the partners of its first strategy.
+
+    >>> partnerships(("a", "b", "c", "d"))
+    [('a', 'b', 'c', 'd'), ('a', 'c', 'b', 'd'), ('a', 'b', 'd', 'c')]
+    >>> len(partnerships(tuple("abcdef")))
+    10
+    """
+    n = len(combo)
+    own = tuple(range(0, n, 2))
+    splits = [own] + [(0, *rest) for rest in combinations(range(1, n), n // 2 - 1)
+                      if (0, *rest) != own]
+    out = []
+    for team in splits:
+        other = [k for k in range(n) if k not in team]
+        out.append(tuple(combo[k] for pair in zip(team, other) for k in pair))
+    return out
 
 
 def _keeps_partnerships(perm: Sequence[int]) -> bool:

@@ -91,7 +91,8 @@ class TournamentConfig:
         ...                  gauntlet="hard").lineups()
         [('hard', 'random'), ('hard', 'easy')]
         """
-        return field_lineups(self.strategies, self.players, self.gauntlet is not None)
+        return field_lineups(self.strategies, self.players, self.gauntlet is not None,
+                             self.rules.teams)
 
     pairings = lineups
 
@@ -311,7 +312,8 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
         strats = resolve_strategies(names or [n for n in default_field() if plays(n)])
     check_supported(strats, rules)
     _check_field([s.name for s in strats], rules, gauntlet is not None)
-    n_lineups = len(field_lineups([s.name for s in strats], players, gauntlet is not None))
+    n_lineups = len(field_lineups([s.name for s in strats], players, gauntlet is not None,
+                                  rules.teams))
     if n_lineups > MAX_CHUNKS:
         raise UserError(f"{len(strats)} strategies make {n_lineups:,} line-ups of {players}, "
                         f"more than {MAX_CHUNKS:,}: name fewer")

@@ -164,3 +164,25 @@ def test_a_malformed_n_player_config_in_a_manifest_is_refused():
     d["rules"]["players"] = 4              # a field of three cannot fill a table of four
     with pytest.raises(StorageError, match="malformed"):
         TournamentConfig.from_dict(d)
+
+
+def test_a_teams_field_splits_every_combination_into_partnerships_in_every_way():
+    """Four of a teams field: three line-ups, its own order first; six: ten. Every two
+    strategies of a combination are partners in the same number of its line-ups, and a
+    field of exactly the table's size is one line-up, its partnerships as listed."""
+    from collections import Counter
+    from itertools import combinations
+
+    from durak_sim.lineups import partnerships
+
+    assert field_lineups(["a", "b", "c", "d"], 4, teams=True) == [("a", "b", "c", "d")]
+    assert partnerships(tuple("abcd")) == [tuple("abcd"), tuple("acbd"), tuple("abdc")]
+    six = partnerships(tuple("abcdef"))
+    assert len(six) == len(set(six)) == 10 and six[0] == tuple("abcdef")
+    teams = [frozenset(k[q::2]) for k in six for q in (0, 1)]
+    assert len(set(teams)) == 20                      # every three of six, once
+    pairs = Counter(frozenset(p) for t in teams for p in combinations(t, 2))
+    assert set(pairs.values()) == {4}
+    g = field_lineups(["g", "a", "b", "c", "d"], 4, gauntlet=True, teams=True)
+    assert len(g) == 4 * 3 and all(k[0] == "g" for k in g)
+    assert Counter(k[2] for k in g) == Counter({"a": 3, "b": 3, "c": 3, "d": 3})

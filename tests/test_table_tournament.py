@@ -474,3 +474,24 @@ def test_one_deal_reports_no_certainty(tmp_path):
     seats = pd.read_csv(tmp_path / "t" / "seats.csv")
     assert (seats.durak_hi - seats.durak_lo > 0.5).all()
     assert (seats.first_hi - seats.first_lo > 0.5).all()
+
+
+def test_a_teams_field_larger_than_the_table_partners_every_two_equally(tmp_path):
+    """A teams field of five: each four of them once for each split into partnerships (15
+    line-ups), so every two strategies are partners in three line-ups and the field's order
+    does not decide who partners whom (in field order alone, neighbours never would)."""
+    from collections import Counter
+
+    register_more()
+    field = ["random", "easy", "normal", "random2", "easy2"]
+    res = run_tournament(field, 4, 3, tmp_path / "t", 1, progress=False,
+                         rules=Rules(variant="teams", players=4))
+    lineups = res.config.lineups()
+    assert len(lineups) == 15 and len(set(lineups)) == 15
+    partners = Counter(frozenset(pair) for k in lineups for pair in (k[0::2], k[1::2]))
+    assert set(partners.values()) == {3} and len(partners) == 10
+    assert res.games_played == 15 * 4 * 8
+    teams = pd.read_csv(tmp_path / "t" / "teams.csv")
+    # a row per partnership and its opponents: both sides of each line-up, 32 games each
+    assert len(teams) == 30 and set(teams["games"]) == {4 * 8}
+    assert teams["team"].nunique() == 10 and teams.groupby("team").size().eq(3).all()
