@@ -274,6 +274,25 @@ def test_colours_on_a_terminal_and_the_record_is_never_overwritten(tmp_path):
     assert json.loads((tmp_path / "x.jsonl").read_text())["unfinished"] is True
 
 
+def test_a_narrow_terminal_breaks_lines_between_words(tmp_path):
+    """On a terminal of 50 columns no line is longer than 50, and no word is cut (the
+    four-player intro and state lines are longer than that)."""
+    env = dict(os.environ, TERM="xterm-256color")
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(CLI[0], [*CLI[1:], "play", "--pace", "0", "--no-color", "--ai",
+                                   "easy,random,easy", "--seed", "3", "--deal", "2",
+                                   "--record", "n.jsonl"], cwd=str(tmp_path), env=env,
+                          encoding="utf-8", timeout=240, dimensions=(60, 50))
+    child.expect_exact(PROMPT)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", child.before)        # bold and underline stay
+    lines = text.replace("\r", "").split("\n")
+    assert max(map(len, lines)) <= 50
+    assert any(line.rstrip().endswith("you are seat 0") or line.startswith("(seat 0 human")
+               for line in lines), lines
+    child.sendline("quit")
+    assert finish(child) == 0
+
+
 def test_default_record_goes_under_reports_runs(tmp_path):
     child = spawn(["--ai", "random", "--seed", "1"], tmp_path)
     child.expect_exact(PROMPT)
