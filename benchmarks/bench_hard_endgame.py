@@ -1,4 +1,5 @@
-"""Hard never leaves a won endgame (issue 3, RULES.md R10.4), and how often its search cap bites.
+"""Hard never leaves a won endgame (issue 3, docs/rules.md R10.4), and how often its search
+cap bites.
 
     python benchmarks/bench_hard_endgame.py [--deals 10000] [--opponent normal] [--seed 11]
                                             [--jobs 2] [--verify-cap 20000000]

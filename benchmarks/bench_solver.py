@@ -3,9 +3,9 @@
 Positions: deals are shuffled with a seeded ``random.Random`` and played from the start by a
 simple greedy policy for both seats (plain Python, below) until the stock holds at most one
 card (the face-up trump) at the start of a bout, the moment the hard AI first calls the solver.
-That position is solved. The greedy policy is RULES.md R10.2 "easy" with a little noise: open
-with the lowest non-trump (sometimes a random card), defend with the lowest beater unless it
-is a trump worth keeping, throw in matching non-trumps below a queen, take otherwise. Deals
+That position is solved. The greedy policy is docs/rules.md R10.2 "easy" with a little noise:
+open with the lowest non-trump (sometimes a random card), defend with the lowest beater unless
+it is a trump worth keeping, throw in matching non-trumps below a queen, take otherwise. Deals
 that end before the stock runs down are skipped.
 
 ``--playout`` instead plays every endgame to the end with the solver choosing for both seats

@@ -1,4 +1,4 @@
-"""Cards, suits, ranks and hands (RULES.md R1).
+"""Cards, suits, ranks and hands (docs/rules.md R1).
 
 Encoding, fixed for the whole project (kernel, reference engine, strategies, solver):
 

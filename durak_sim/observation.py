@@ -1,4 +1,4 @@
-"""What a strategy sees (RULES.md R6): the observation array and the strategy call.
+"""What a strategy sees (docs/rules.md R6): the observation array and the strategy call.
 
 The engine builds, for the acting seat only, an ``int64`` array ``obs`` of ``OBS_SIZE``
 entries. Everything in it is public or the seat's own (R6.1); nothing of the stock order or

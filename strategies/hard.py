@@ -1,4 +1,4 @@
-"""``hard`` (RULES.md R10.4): card memory, then an exact endgame, at every table.
+"""``hard`` (docs/rules.md R10.4): card memory, then an exact endgame, at every table.
 
 Card memory. Everything that was ever open is in the observation (R6.1): the discard pile,
 the table, the face-up trump, the cards the opponent took up and still holds. So the cards

@@ -1,5 +1,5 @@
-"""``normal`` (RULES.md R10.3): saves trumps and high cards while the stock lasts, throws in
-what the defender seems unable to beat, weighs taking against spending a trump, and plays
+"""``normal`` (docs/rules.md R10.3): saves trumps and high cards while the stock lasts, throws
+in what the defender seems unable to beat, weighs taking against spending a trump, and plays
 differently as the stock runs out. It plays every table (2-6 players, teams, the transfer game,
 multi-card leads, prostoy, the trump-six swap) and sees only its observation and the public
 history (R6).

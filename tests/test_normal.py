@@ -1,7 +1,8 @@
-"""``normal`` (RULES.md R10.3). It is clearly stronger than ``easy`` and ``random``, replays a
-deal the same way in any batch, and keeps the promises of its docstring on hand-built
-positions: it saves trumps, takes rather than trump early, sheds late, plays the empty-stock
-ending from the opponent's exact hand, and attacks where the opponent could not beat."""
+"""``normal`` (docs/rules.md R10.3). It is clearly stronger than ``easy`` and ``random``,
+replays a deal the same way in any batch, and keeps the promises of its docstring on
+hand-built positions: it saves trumps, takes rather than trump early, sheds late, plays the
+empty-stock ending from the opponent's exact hand, and attacks where the opponent could not
+beat."""
 import numpy as np
 import pytest
 

@@ -1,5 +1,5 @@
-"""One or more hand-built positions per rule of RULES.md R1-R6; every test name carries the
-rule id it pins (``R3_4`` for R3.4). ``test_every_rule_has_a_test`` keeps it that way."""
+"""One or more hand-built positions per rule of docs/rules.md R1-R6; every test name carries
+the rule id it pins (``R3_4`` for R3.4). ``test_every_rule_has_a_test`` keeps it that way."""
 import random
 import sys
 

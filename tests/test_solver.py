@@ -1,4 +1,4 @@
-"""The endgame solver against a brute-force minimax written here from RULES.md alone.
+"""The endgame solver against a brute-force minimax written here from docs/rules.md alone.
 
 The brute force has its own move generator and plays every line to the end (no pruning, no
 hash table of its own: it memoises exact, complete states in a dict, which changes no result
@@ -29,7 +29,7 @@ BIG = 1 << 15  # the kernel's score unit: a win in p plies scores BIG - p
 TAKE, STOP = 72, 73
 
 
-# ---- brute force, from RULES.md -----------------------------------------------------------
+# ---- brute force, from docs/rules.md ------------------------------------------------------
 def bf_beats(card: int, other: int, trump: int) -> bool:
     """R1.3."""
     if card % 4 == other % 4:

@@ -1,5 +1,5 @@
 """Every registered strategy: legal actions only, same seed => same play, and the built-in
-levels ordered as RULES.md R10 says."""
+levels ordered as docs/rules.md R10 says."""
 import numpy as np
 import pytest
 

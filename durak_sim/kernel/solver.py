@@ -1,4 +1,4 @@
-"""Exact endgame solver: two-player Podkidnoy with every card known (RULES.md R1-R6).
+"""Exact endgame solver: two-player Podkidnoy with every card known (docs/rules.md R1-R6).
 
 All cards are known and the stock's order is fixed, so the deal is a finite two-player game
 of perfect information. Its value from seat 0's view is ``1`` (seat 0 goes out, seat 1 is the
