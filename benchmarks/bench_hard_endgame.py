@@ -39,7 +39,8 @@ node counts then compare two solver versions exactly on the same positions (hard
 and so the positions it reaches, changes with its solver).
 
 The independent solves get ``--verify-cap`` nodes each (0: none); a decision whose check
-ran out of nodes is counted ``unverified``, never as kept. Prints one JSON line; the exit
+ran out of nodes is counted ``unverified``, never as kept (``unverified_uncapped``: those
+of them whose own search was not capped). Prints one JSON line; the exit
 code is 1 when any decision left the value.
 """
 from __future__ import annotations
@@ -126,7 +127,7 @@ def run(args: tuple) -> dict:
     stats = np.zeros(solver.STATS_SIZE, np.int64)
     stamp = 0
     out = {"games": 0, "endgame_decisions": 0, "cap_hits": 0, "kept": 0, "left": 0,
-           "left_uncapped": 0, "unverified": 0, "hard_wins": 0, "hard_durak": 0, "times": [],
+           "left_uncapped": 0, "unverified": 0, "unverified_uncapped": 0, "hard_wins": 0, "hard_durak": 0, "times": [],
            "left_examples": [], "deal_decisions": [], "deal_caps": [], "capped_positions": [],
            "decisions": [], "by_cards": {}}
     for deal in range(lo, hi):
@@ -171,6 +172,7 @@ def run(args: tuple) -> dict:
                     after = _value(game, seats, tt, stamp, verify_cap, stats)
                     if before is None or after is None:
                         out["unverified"] += 1
+                        out["unverified_uncapped"] += 1 - capped
                     elif before == after:
                         out["kept"] += 1
                     else:
@@ -257,7 +259,7 @@ def main(argv=None) -> int:
     wall = time.perf_counter() - t
     total = {k: sum(r[k] for r in results) for k in
              ("games", "endgame_decisions", "cap_hits", "kept", "left", "left_uncapped",
-              "unverified", "hard_wins", "hard_durak")}
+              "unverified", "unverified_uncapped", "hard_wins", "hard_durak")}
     times = np.concatenate([np.array(r["times"], float) for r in results]) * 1000
     deal_caps = np.concatenate([np.array(r["deal_caps"], np.int64) for r in results])
     deal_decisions = np.concatenate([np.array(r["deal_decisions"], np.int64)
