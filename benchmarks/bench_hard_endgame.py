@@ -127,7 +127,8 @@ def run(args: tuple) -> dict:
     stats = np.zeros(solver.STATS_SIZE, np.int64)
     stamp = 0
     out = {"games": 0, "endgame_decisions": 0, "cap_hits": 0, "kept": 0, "left": 0,
-           "left_uncapped": 0, "unverified": 0, "unverified_uncapped": 0, "hard_wins": 0, "hard_durak": 0, "times": [],
+           "left_uncapped": 0, "unverified": 0, "unverified_uncapped": 0, "hard_wins": 0,
+           "hard_durak": 0, "times": [],
            "left_examples": [], "deal_decisions": [], "deal_caps": [], "capped_positions": [],
            "decisions": [], "by_cards": {}}
     for deal in range(lo, hi):

@@ -140,8 +140,7 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
             stdout_to_devnull()
             raise BrokenPipeError("stdout closed")
 
-    console = PipeConsole(highlight=False, soft_wrap=True, emoji=False,
-                          no_color=not color or None)
+    console = PipeConsole(highlight=False, emoji=False, no_color=not color or None)
     # a terminal's lines break between words at its width; a pipe's (or a dumb terminal's,
     # whose width rich cannot know) stay whole
     console.soft_wrap = not console.is_terminal or console.is_dumb_terminal

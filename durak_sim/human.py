@@ -275,9 +275,8 @@ class PlaySession:
         s, g = self.screen, self.game
         obs = g.observation(0)
         seats = ", ".join(f"seat {k} {n}" for k, n in enumerate(self.names))
-        args = self.rules.cli_args()   # the options beyond the ruleset's own, as typed
-        flags = [a for k, a in enumerate(args) if a.startswith("--") and a not in SHOWN
-                 and (k == 0 or args[k - 1] not in SHOWN)]
+        # the options beyond the ruleset's own, as typed (their values do not start with --)
+        flags = [a for a in self.rules.cli_args() if a.startswith("--") and a not in SHOWN]
         s.say(f"[bold]durak-sim play[/]: seed {self.seed} deal {self.deal}, "
               f"{self.rules.headline()}" + (f" ({' '.join(flags)})" if flags else "")
               + f"; you are seat 0 ({seats})")

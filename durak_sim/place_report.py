@@ -139,13 +139,11 @@ def _format(config) -> str:
     if len(config.strategies) == n:
         return (f"{'gauntlet of ' + config.gauntlet + ', ' if config.gauntlet else ''}one "
                 f"line-up of {n}: {', '.join(config.strategies)}")
-    if config.gauntlet is not None:
-        split = ", split into partnerships in every way" if config.rules.teams else ""
-        return (f"gauntlet at tables of {n}: {config.gauntlet} with every {n - 1} of the "
-                f"{len(config.strategies) - 1} others{split} ({k} line-up{'s' if k != 1 else ''})")
-    if len(config.strategies) == n:
-        return f"one line-up of {n}: {', '.join(config.strategies)}"
     split = ", each split into partnerships in every way" if config.rules.teams else ""
+    if config.gauntlet is not None:
+        return (f"gauntlet at tables of {n}: {config.gauntlet} with every {n - 1} of the "
+                f"{len(config.strategies) - 1} others{split} "
+                f"({k} line-up{'s' if k != 1 else ''})")
     return (f"round robin of {len(config.strategies)} strategies at tables of {n}: every {n} "
             f"of them{split}, {k} line-ups")
 
