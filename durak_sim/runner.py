@@ -223,9 +223,13 @@ def _advance(board: Board, config, key: tuple, n: int, seconds: float, games: tu
 # Storage (one background thread: the only writer of the manifest while it runs)
 # --------------------------------------------------------------------------------------
 class _Store:
-    def __init__(self, out: Path, manifest: Manifest, config, index: dict, played: Played):
+    """Writes chunks and partials on its own thread, the manifest after each; then calls
+    ``on_saved(played)`` (the session's timing, kept up to date for a run that is killed)."""
+
+    def __init__(self, out: Path, manifest: Manifest, config, index: dict, played: Played,
+                 on_saved=None):
         self.out, self.manifest, self.config, self.index = out, manifest, config, index
-        self.played = played
+        self.played, self.on_saved = played, on_saved
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="durak-sim-store")
         self.pending: list = []   # (kind, future), oldest first
 
@@ -259,6 +263,7 @@ class _Store:
         m.save(self.out)   # the chunk is finished from here on
         for p in stale:
             (self.out / p["file"]).unlink(missing_ok=True)
+        self._saved()
         if self.config.players > 2:   # (counted when reported, chunk by chunk)
             return rel, sha, None
         from .report import count_table
@@ -277,6 +282,14 @@ class _Store:
             entry["forfeits"] = forfeits_of(games)
         m.partials.append(entry)
         m.save(self.out)
+        self._saved()
+
+    def _saved(self) -> None:
+        if self.on_saved is not None:
+            try:
+                self.on_saved(self.played)
+            except OSError:   # timings are a courtesy: never fail a store for them
+                pass
 
     def chunk(self, key, lo, hi, games) -> None:
         self.finish(keep=STORE_QUEUE - 1)
@@ -452,10 +465,11 @@ def _play_block(p: _Lineup, config, threads, board: Board, played: Played,
 # The whole play of a session
 # --------------------------------------------------------------------------------------
 def play(out: Path, config, manifest: Manifest, threads, progress: bool, console,
-         cluster=None) -> Played:
+         cluster=None, on_saved=None) -> Played:
     """Play (here or on ``cluster``) every chunk of ``config`` not yet in ``manifest`` and
     store it; return what was played. Ctrl-C raises :class:`Stopped` once everything played
-    is saved (locally: every finished deal; on a cluster: every finished chunk)."""
+    is saved (locally: every finished deal; on a cluster: every finished chunk).
+    ``on_saved(played)`` is called after each save to the manifest, on the store's thread."""
     from .play import resolve_strategies
 
     names = list(config.names)
@@ -487,7 +501,7 @@ def play(out: Path, config, manifest: Manifest, threads, progress: bool, console
         compiled = [s for s in strats.values() if s.compiled]
         kernel = any(all(strats[n].compiled for n in key) for key in config.lineups())
         played.compile_seconds += prepare(compiled, kernel=kernel, seats=config.players)
-    store = _Store(out, manifest, config, index, played)
+    store = _Store(out, manifest, config, index, played, on_saved)
     try:
         with live(board, progress, console):
             if cluster is not None:

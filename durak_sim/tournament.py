@@ -28,7 +28,9 @@ Output folder (default ``reports/runs/tournament-<YYYYmmdd-HHMMSS>-seed<S>``)::
     manifest.json      config, provenance and every finished chunk (durak_sim.storage)
     games/             Parquet chunks, one folder per pairing
     report.md, report.html, *.csv, plots/   results only: same tournament, same bytes
-    timing.json        deals/s and durations per session (not part of the same-bytes set)
+    timing.json        deals/s and durations per session (not part of the same-bytes set;
+                       kept up to date at each save, so a killed session's entry stays,
+                       with ``ended`` null)
 
 >>> res = run_tournament(["easy", "random"], deals=200, seed=3, out=_doctest_dir(),
 ...                      progress=False, report=False)
@@ -37,6 +39,7 @@ Output folder (default ``reports/runs/tournament-<YYYYmmdd-HHMMSS>-seed<S>``)::
 """
 from __future__ import annotations
 
+import copy
 import json
 import sys
 import time
@@ -367,10 +370,11 @@ def _run_locked(out: Path, config: TournamentConfig, manifest: Manifest, resume:
             {"command": command, "package_version": __version__,
              "at": datetime.now().isoformat(timespec="seconds")})
     manifest.save(out)
-    result = _play(out, config, manifest, threads, progress, console, t_start,
+    slot = _timing_slot(out)
+    result = _play(out, config, manifest, threads, progress, console, t_start, slot,
                    prefetch=report, cluster=cluster)
     result.seconds = time.perf_counter() - t_start
-    _write_timing(out, result, t_start)
+    _write_timing(out, result, t_start, slot)
     if result.complete and report:
         from .report import build_report
 
@@ -387,7 +391,7 @@ def _run_locked(out: Path, config: TournamentConfig, manifest: Manifest, resume:
         result.report_seconds = time.perf_counter() - t
         result.report_cpu_seconds = cpu_seconds() - c
         result.seconds = time.perf_counter() - t_start
-        _write_timing(out, result, t_start, replace_last=True)
+        _write_timing(out, result, t_start, slot)
     return result
 
 
@@ -423,7 +427,8 @@ def _address(cluster) -> str | None:
 
 
 def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, progress,
-          console, t_start: float, prefetch: bool = False, cluster=None) -> TournamentResult:
+          console, t_start: float, slot: int, prefetch: bool = False,
+          cluster=None) -> TournamentResult:
     from . import runner
     from .play import default_threads
 
@@ -442,8 +447,15 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
         prefetcher = threading.Thread(target=_prefetch_report, name="durak-sim-prefetch",
                                       daemon=True)
         prefetcher.start()
+
+    def saved(played) -> None:   # this session's timing so far, in case it is killed
+        so_far = copy.copy(result)
+        _take_played(so_far, played)
+        _write_timing(out, so_far, t_start, slot, running=True)
+
     try:
-        played = runner.play(out, config, manifest, threads, progress, console, cluster)
+        played = runner.play(out, config, manifest, threads, progress, console, cluster,
+                             on_saved=saved)
     except runner.StoreFailed as exc:
         stored = Manifest.load(out)
         raise UserError(f"cannot write {exc.path}: {exc.cause.strerror or exc.cause}; the "
@@ -459,7 +471,7 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
         if exc.played is not None:
             _take_played(result, exc.played)
         try:
-            _write_timing(out, result, t_start)
+            _write_timing(out, result, t_start, slot)
         except (OSError, StorageError):  # pragma: no cover - a courtesy, never an error
             pass
         raise TournamentInterrupted(out, result.chunks_done, total_chunks, _address(cluster),
@@ -485,18 +497,28 @@ def _take_played(result: TournamentResult, played) -> None:
 
 
 
-def _write_timing(out: Path, result: TournamentResult, t_start: float,
-                  replace_last: bool = False) -> None:
-    """Append this session's timings to ``timing.json`` (never part of the report)."""
+def _timing_sessions(out: Path) -> list:
+    try:
+        sessions = json.loads((out / TIMING).read_text(encoding="utf-8")).get("sessions", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return sessions if isinstance(sessions, list) else []
+
+
+def _timing_slot(out: Path) -> int:
+    """This session's place in ``timing.json``: after every earlier session's."""
+    return len(_timing_sessions(out))
+
+
+def _write_timing(out: Path, result: TournamentResult, t_start: float, slot: int,
+                  running: bool = False) -> None:
+    """This session's timings as entry ``slot`` of ``timing.json`` (never part of the
+    report). ``running``: written after a save while it plays, so that a run killed
+    outright keeps its timing up to its last save (``ended`` stays null)."""
     from .files import atomic_write_text
 
-    path = out / TIMING
-    try:
-        sessions = json.loads(path.read_text(encoding="utf-8")).get("sessions", [])
-    except (OSError, ValueError, AttributeError):
-        sessions = []
-    if replace_last and sessions:
-        sessions.pop()
+    sessions = _timing_sessions(out)[:slot]
+    now = datetime.now().isoformat(timespec="seconds")
     sessions.append({
         "threads": result.threads, "dask_workers": result.workers,
         "deals_played": result.deals_played,
@@ -507,9 +529,10 @@ def _write_timing(out: Path, result: TournamentResult, t_start: float,
         "wall_seconds": round(time.perf_counter() - t_start, 4),
         "deals_per_s": round(result.deals_per_second, 1) if result.kernel_seconds > 0 else None,
         "complete": result.complete,
-        "ended": datetime.now().isoformat(timespec="seconds"),
+        "ended": None if running else now,
+        **({"last_saved": now} if running else {}),
     })
-    atomic_write_text(path, json.dumps({"sessions": sessions}, indent=1) + "\n")
+    atomic_write_text(out / TIMING, json.dumps({"sessions": sessions}, indent=1) + "\n")
 
 
 __all__ = ["CHUNK_DEALS", "DEFAULT_DEALS", "RUNS_DIR", "TournamentConfig",

@@ -150,6 +150,9 @@ def test_sigkill_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
                             stderr=subprocess.PIPE, text=True)
     try:
         _wait_for_chunks(out / "manifest.json", proc, 1)
+        end = time.monotonic() + 60   # written just after the manifest
+        while not (out / "timing.json").exists() and time.monotonic() < end:
+            time.sleep(0.01)
         os.kill(proc.pid, signal.SIGKILL)
     finally:
         proc.wait()
@@ -164,7 +167,11 @@ def test_sigkill_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
     assert len(chunks) == 50
     assert all({c["file"]: c["sha256"] for c in chunks}[f] == sha for f, sha in kept.items())
     assert not list(out.rglob("*.tmp"))
-    assert len(json.loads((out / "timing.json").read_text())["sessions"]) >= 1
+    # the killed session keeps its timing up to its last save, the resumed one follows it
+    killed, resumed = json.loads((out / "timing.json").read_text())["sessions"]
+    assert killed["ended"] is None and killed["last_saved"] and not killed["complete"]
+    assert killed["deals_played"] >= 1200 and killed["kernel_seconds"] > 0
+    assert resumed["ended"] and resumed["complete"] and "last_saved" not in resumed
 
     whole = run_tournament(["random", "easy"], 60_000, 11, tmp_path / "whole", 2,
                            progress=False)
