@@ -145,7 +145,8 @@ class PlaceTally:
     ``boot_pos`` (B, 6N + 1) the games lost and first out per seat, then per position after
     the first attacker, the games, and the place sums per seat and per position, resampled;
     with teams ``team_clus`` per (team, opponents) row the per-deal sums of squares of its
-    losses and draws, and its deals."""
+    losses and draws, and its deals, and ``boot_team`` (B, 3T) the games lost, drawn and
+    played of each team of ``team_names`` (over all its opponents), resampled."""
 
     names: list
     players: int
@@ -187,6 +188,14 @@ class PlaceTally:
         self.seat_pairs = seat_pairs(n, self.teams)
         self.clus = z((n_l, k, len(CLUSTER_COLUMNS)))
         self.team_clus: dict = {}
+        # per line-up and seating: the teams of the even and the odd seats
+        pairs = [[[t[0] for t in team_pair_keys([key[p] for p in perm], self.names)]
+                  for perm in self.seatings[li]]
+                 for li, key in enumerate(self.lineups)] if self.teams else []
+        self.team_names = sorted({t for r in pairs for two in r for t in two})
+        self._team_rows = [np.array([[self.team_names.index(t) for t in two] for two in r],
+                                    np.int64).reshape(-1, 2) for r in pairs]
+        self.boot_team = z((BOOTSTRAP, 3 * len(self.team_names)))
         self.boot_rates = z((BOOTSTRAP, 4 * k))
         self.boot_pos = z((BOOTSTRAP, 6 * n + 1))
 
@@ -232,12 +241,14 @@ class PlaceTally:
             for j, x in enumerate((np.ones_like(places), lost, first, places)):
                 table[:, j] += np.bincount(pos.ravel(), weights=x.ravel(),
                                            minlength=n).astype(np.int64)
+        team_d = np.zeros((n_d, 0))
         if self.teams:
             outcome = np.where(np.asarray(cols["outcome"]) == 1, 2,
                                np.asarray(cols["durak_team"])).astype(np.int64)
             self.team[li, :s_count] += np.bincount(seating * 3 + outcome,
                                                    minlength=3 * s_count).reshape(-1, 3)
             self._add_team_clusters(li, di, n_d, seating, outcome)
+            team_d = self._team_per_deal(li, di, n_d, seating, outcome)
         self.bouts = _add_hist(self.bouts, li, np.asarray(cols["bouts"]))
         decisive = np.asarray(cols["outcome"]) != 1
         self.cards = _add_hist(self.cards, li, np.asarray(cols["cards_left"])[decisive])
@@ -251,7 +262,24 @@ class PlaceTally:
                         + [np.bincount(di, minlength=n_d)[:, None]]
                         + [per_position(p, places) for p in (by_seat, rel)])
         self._add_choices_and_bootstrap(li, first_deal, di, n_d, seating, who, places,
-                                        np.hstack([rates, pos]))
+                                        np.hstack([rates, pos, team_d]))
+
+    def _team_per_deal(self, li: int, di: np.ndarray, n_d: int, seating: np.ndarray,
+                       outcome: np.ndarray) -> np.ndarray:
+        """``(n_d, 3T)``: per deal the games lost, drawn and played of each team of
+        ``team_names`` (the partnership on the even seats loses at ``outcome`` 0, the odd
+        one at 1; both draw at 2)."""
+        t = len(self.team_names)
+        idx = self._team_rows[li][seating]                                     # (games, 2)
+        lost = np.stack([outcome == 0, outcome == 1], axis=1)
+        drawn = np.broadcast_to((outcome == 2)[:, None], lost.shape)
+        at = (np.repeat(di, 2) * t + idx.ravel())
+
+        def per_deal(x):
+            return np.bincount(at, weights=np.asarray(x, float).ravel(),
+                               minlength=n_d * t).reshape(n_d, t)
+
+        return np.hstack([per_deal(lost), per_deal(drawn), per_deal(np.ones(lost.shape))])
 
     def _add_team_clusters(self, li: int, di: np.ndarray, n_d: int, seating: np.ndarray,
                            outcome: np.ndarray) -> None:
@@ -314,7 +342,8 @@ class PlaceTally:
                                    seating: np.ndarray, who: np.ndarray, places: np.ndarray,
                                    extra: np.ndarray) -> None:
         """``di``: each game's deal counted from ``first_deal``, ``n_d`` deals; ``extra``
-        (n_d, 4K + 6N + 1): the per-deal sums ``boot_rates`` and ``boot_pos`` resample."""
+        (n_d, 4K + 6N + 1 + 3T): the per-deal sums ``boot_rates``, ``boot_pos`` and
+        ``boot_team`` resample."""
         n, k = self.players, len(self.names)
         local, code_to_set, glob = self._choice_codes(li)
         perms = np.asarray(self.seatings[li], np.int64)
@@ -351,6 +380,7 @@ class PlaceTally:
         c_h2h = c_pl + 2 * k
         c_extra = c_h2h + h2h_d.shape[1]
         c_pos = c_extra + self.boot_rates.shape[1]
+        c_team = c_pos + self.boot_pos.shape[1]
         big = max(1.0, float(np.abs(d_all).max(initial=0.0)))
         block = int(max(1, min(BLOCK, (1 << 24) // (MAX_WEIGHT * big))))
         for lo in range(0, n_d, block):
@@ -364,7 +394,8 @@ class PlaceTally:
                 self.boot_pl[:, k + glob] += prod[:, k:c_pl]
                 self.boot_h2h[:, h2h_cols] += prod[:, c_h2h:c_extra]
                 self.boot_rates += prod[:, c_extra:c_pos]
-                self.boot_pos += prod[:, c_pos:]
+                self.boot_pos += prod[:, c_pos:c_team]
+                self.boot_team += prod[:, c_team:]
                 if b[s] < len(self.marks):
                     self.boot_place[b[s]] += prod[:, c_pl:c_h2h]
 
@@ -392,7 +423,7 @@ class PlaceTally:
         """Add ``other`` (a tally of the same tournament) to this one."""
         for f in ("games", "deals", "place_hist", "lost", "drawn", "first", "seat", "rel",
                   "team", "wins", "set_n", "boot_pl", "bucket_place", "boot_place", "h2h",
-                  "boot_h2h", "clus", "boot_rates", "boot_pos"):
+                  "boot_h2h", "clus", "boot_rates", "boot_pos", "boot_team"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
         for key, v in other.team_clus.items():
             self.team_clus[key] = self.team_clus[key] + v if key in self.team_clus else v

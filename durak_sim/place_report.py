@@ -18,7 +18,8 @@ every table and figure comes from that tally (:mod:`durak_sim.place_stats`,
 ``lineups.csv``         the same per line-up and strategy
 ``seats.csv``           Durak and first-out rates and mean place by seat, 95% intervals
 ``first_attacker.csv``  the same by position after the first attacker
-``teams.csv``           with teams: per team and opponents, losses and draws
+``teams.csv``           with teams: per team and opponents, losses and draws (opponents
+                        ``*``: all of them, for a team that met several)
 ``game_length.csv``     bouts and the Durak's cards left, overall and per line-up
 ``convergence.csv``     each strategy's mean place as the deals accumulate, 95% band
 ``plots/*.png|svg``     ratings, places, seats, convergence
@@ -277,11 +278,16 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
 
     if "teams" in t:
         doc.h(2, "Teams")
+        pooled = (t["teams"]["opponents"] == ps.ALL).any()
         doc.p("Per partnership (its strategies) and its opponents: the team's games, wins, "
-              "losses and draws, Wilson 95% intervals with the deals as clusters.")
+              "losses and draws, Wilson 95% intervals with the deals as clusters."
+              + (" A partnership that met several pairs of opponents has one more row, "
+                 "against all of them (its line-ups share the deals: the variance from the "
+                 "deal bootstrap)." if pooled else ""))
         doc.table(["team", "opponents", "team-games", "won", "lost % [95% CI]",
                    "draws % [95% CI]"],
-                  [[x.team, x.opponents, f"{x.games:,}", f"{x.won:,}",
+                  [[x.team, "all" if x.opponents == ps.ALL else x.opponents,
+                    f"{x.games:,}", f"{x.won:,}",
                     pct_ci(x.lost_rate, x.lost_lo, x.lost_hi),
                     pct_ci(x.draws_rate, x.draws_lo, x.draws_hi)]
                    for x in t["teams"].itertuples()], left=2)

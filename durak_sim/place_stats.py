@@ -492,7 +492,10 @@ def lineup_table(tally, order: Sequence[str]) -> pd.DataFrame:
 def team_table(tally) -> pd.DataFrame:
     """With teams: per team (the strategies of one partnership) and opponents, the team's
     games, wins, losses and draws, with Wilson intervals for losses and draws at the deals'
-    effective sample size (a row's games all come from one line-up)."""
+    effective sample size (a row's games all come from one line-up). A team that met more
+    than one pair of opponents (a field larger than the table) has one more row, opponents
+    ``*``: all its games, the variances then from the deal bootstrap (its line-ups share
+    the deals)."""
     from .clustered import ratio_variance
     from .place_counts import team_pair_keys
 
@@ -505,16 +508,34 @@ def team_table(tally) -> pd.DataFrame:
                 r = acc.setdefault(pair_keys[q], np.zeros(4, np.int64))
                 r += (even + odd + drawn, won, lost, drawn)
     rows = sorted((k, v) for k, v in acc.items() if v[0])
-    games = np.array([v[0] for _, v in rows], np.int64)
-    out = {"team": pd.Series([k[0] for k, _ in rows], dtype=object),
-           "opponents": pd.Series([k[1] for k, _ in rows], dtype=object),
-           "games": games, "won": np.array([v[1] for _, v in rows], np.int64)}
     # team_clus: [m m, lost x x, lost x m, drawn x x, drawn x m, deals]
     c = np.array([tally.team_clus.get(k, np.full(6, np.nan)) for k, _ in rows]).reshape(-1, 6)
-    for name, j, xx in (("lost", 2, 1), ("draws", 3, 3)):
-        hits = np.array([v[j] for _, v in rows], np.int64)
-        _rate(out, name, hits, games, ratio_variance(hits, games, c[:, xx], c[:, xx + 1],
-                                                      c[:, 0], c[:, 5]), units=c[:, 5])
+    var = {j: ratio_variance(np.array([v[j] for _, v in rows], np.int64),
+                             np.array([v[0] for _, v in rows], np.int64),
+                             c[:, xx], c[:, xx + 1], c[:, 0], c[:, 5])
+           for j, xx in ((2, 1), (3, 3))}
+    entries = [(k, v, {j: var[j][r] for j in var}, c[r, 5]) for r, (k, v) in enumerate(rows)]
+    t_n = len(tally.team_names)
+    b = tally.boot_team
+    for team in sorted({k[0] for k, _ in rows}):
+        mine = [(k, v) for k, v in rows if k[0] == team]
+        if len(mine) < 2:
+            continue
+        i = tally.team_names.index(team)
+        played = [li for li, r in enumerate(tally._team_rows) if (r == i).any()]
+        entries.append(((team, ALL), sum(v for _, v in mine),
+                        {j: _boot_var(b[:, [q * t_n + i]], b[:, [2 * t_n + i]])[0]
+                         for j, q in ((2, 0), (3, 1))},
+                        max(tally.deals[li] for li in played)))
+    entries.sort(key=lambda e: (e[0][0], e[0][1] == ALL, e[0][1]))
+    games = np.array([v[0] for _, v, _, _ in entries], np.int64)
+    units = np.array([u for *_, u in entries], float)
+    out = {"team": pd.Series([k[0] for k, *_ in entries], dtype=object),
+           "opponents": pd.Series([k[1] for k, *_ in entries], dtype=object),
+           "games": games, "won": np.array([v[1] for _, v, _, _ in entries], np.int64)}
+    for name, j in (("lost", 2), ("draws", 3)):
+        _rate(out, name, np.array([v[j] for _, v, _, _ in entries], np.int64), games,
+              np.array([w[j] for _, _, w, _ in entries], float), units=units)
     return pd.DataFrame(out)
 
 

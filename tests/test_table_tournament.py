@@ -491,7 +491,53 @@ def test_a_teams_field_larger_than_the_table_partners_every_two_equally(tmp_path
     partners = Counter(frozenset(pair) for k in lineups for pair in (k[0::2], k[1::2]))
     assert set(partners.values()) == {3} and len(partners) == 10
     assert res.games_played == 15 * 4 * 8
-    teams = pd.read_csv(tmp_path / "t" / "teams.csv")
+    teams = pd.read_csv(tmp_path / "t" / "teams.csv", keep_default_na=False)
+    teams = teams[teams["opponents"] != "*"]   # (the rows against all opponents: below)
     # a row per partnership and its opponents: both sides of each line-up, 32 games each
     assert len(teams) == 30 and set(teams["games"]) == {4 * 8}
     assert teams["team"].nunique() == 10 and teams.groupby("team").size().eq(3).all()
+
+
+def test_a_teams_field_has_each_partnership_against_all_its_opponents(tmp_path):
+    """A teams field of five (15 line-ups): each partnership has a row per pair of opponents
+    and one against all of them (opponents ``*``) whose counts are those rows' sums, and
+    whose loss interval is the deal-clustered one computed here from the stored games (the
+    report's comes from the deal bootstrap: within a tenth of its width). A field of the
+    table's size has no such row (its test above)."""
+    from durak_sim.place_counts import team_pair_keys
+    from durak_sim.storage import Manifest
+
+    register_more()
+    out = tmp_path / "t"
+    run_tournament(["random", "easy", "normal", "random2", "easy2"], 60, 3, out, 1,
+                   progress=False, rules=Rules(variant="teams", players=4))
+    t = pd.read_csv(out / "teams.csv", keep_default_na=False)
+    pooled = t[t["opponents"] == "*"].set_index("team")
+    assert len(pooled) == 10                             # every two of the five
+    sums = t[t["opponents"] != "*"].groupby("team")[["games", "won", "lost", "draws"]].sum()
+    assert (pooled[["games", "won", "lost", "draws"]] == sums.loc[pooled.index]).all().all()
+    assert "| all |" in (out / "report.md").read_text()
+
+    m = Manifest.load(out)
+    names = [s["name"] for s in json.loads((out / "manifest.json").read_text())
+             ["config"]["strategies"]]
+    g = pd.concat([pd.read_parquet(out / c["file"]) for c in m.chunks])
+    rows = []
+    for seats, deal, outcome, durak_team in zip(g[[f"seat{s}" for s in range(4)]].to_numpy(),
+                                                g["deal"], g["outcome"], g["durak_team"]):
+        for q, (team, _) in enumerate(team_pair_keys(list(seats), names)):
+            rows.append((deal, team, outcome != 1 and durak_team == q))
+    games = pd.DataFrame(rows, columns=["deal", "team", "lost"])
+    checked = 0
+    for team, sub in games.groupby("team"):
+        per = sub.groupby("deal")["lost"].agg(["sum", "count"]).to_numpy(float)
+        x, n = per[:, 0], per[:, 1]
+        r, d = x.sum() / n.sum(), len(x)
+        half = 1.96 * np.sqrt(d / (d - 1) * ((x - r * n) ** 2).sum() / n.sum() ** 2)
+        row = pooled.loc[team]
+        assert row["lost_rate"] == pytest.approx(r)
+        if half == 0:   # every deal alike: Wilson's interval on the games instead
+            continue
+        checked += 1
+        assert (row["lost_hi"] - row["lost_lo"]) / 2 == pytest.approx(half, rel=0.1)
+    assert checked >= 8
