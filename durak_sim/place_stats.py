@@ -294,8 +294,12 @@ def _over_lineups(per_lineup, tally, *codes: int) -> int:
 
 
 def _deals_of(tally, *codes: int) -> int:
-    """The deals of the line-ups that seat every strategy of ``codes``."""
-    return _over_lineups(tally.deals, tally, *codes)
+    """The deals behind the line-ups that seat every strategy of ``codes``: the clusters
+    of their intervals. Every line-up plays the same deals (the seed contract) and the
+    bootstrap resamples a deal in all of them at once, so this is the most any of them
+    played, not their sum."""
+    return int(max((tally.deals[li] for li, c in enumerate(tally.codes)
+                    if all(x in c.tolist() for x in codes)), default=0))
 
 
 def _games_of(tally, code: int) -> int:

@@ -517,6 +517,12 @@ def test_a_teams_field_has_each_partnership_against_all_its_opponents(tmp_path):
     sums = t[t["opponents"] != "*"].groupby("team")[["games", "won", "lost", "draws"]].sum()
     assert (pooled[["games", "won", "lost", "draws"]] == sums.loc[pooled.index]).all().all()
     assert "| all |" in (out / "report.md").read_text()
+    # the line-ups share their 60 deals: 60 clusters, as the convergence band has them
+    s = pd.read_csv(out / "strategies.csv").set_index("strategy")
+    c = pd.read_csv(out / "convergence.csv")
+    last = c[c["deals"] == 60].set_index("strategy").loc[s.index]
+    assert last["lo"].tolist() == pytest.approx(s["mean_place_lo"].tolist())
+    assert last["hi"].tolist() == pytest.approx(s["mean_place_hi"].tolist())
 
     m = Manifest.load(out)
     names = [s["name"] for s in json.loads((out / "manifest.json").read_text())
