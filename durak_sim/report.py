@@ -289,6 +289,12 @@ def document_head(rep: Report, title: str, setup: list) -> _Doc:
               f"which an external engine failed (crashed, hung past its time limit, printed "
               f"garbage or played an illegal action) are scored as its loss; manifest.json "
               f"lists each (deal, seating, seat).")
+    capped = sum(len(c.get("capped", [])) for c in rep.manifest.chunks)
+    if capped:
+        doc.p(f"The cap on play (rules E12, docs/rules.md): {capped:,} "
+              f"game{'s' if capped != 1 else ''} ({100 * capped / max(rep.games, 1):.3g}% of the games stored) went on past "
+              f"3,000 actions and ended as a draw among the seats still playing, counted as "
+              f"draws in every table; manifest.json lists each (deal, seating).")
     return doc
 
 

@@ -33,9 +33,9 @@ from .counts import pentanomial_counts
 from .play import play_schedule, prepare
 from .progress import Board, live
 from .stopping import StopFlag
-from .storage import (INT_COLUMNS, Manifest, StorageError, chunk_file, entry_key, game_arrays,
-                      games_table, partial_file, read_chunks, result_keys, results_of_rows,
-                      seating_column, write_chunk)
+from .storage import (INT_COLUMNS, Manifest, StorageError, capped_rows, chunk_file,
+                      entry_key, game_arrays, games_table, partial_file, read_chunks,
+                      result_keys, results_of_rows, seating_column, write_chunk)
 
 #: seconds of play a kernel call aims at: the progress steps this often. Shorter calls cost
 #: the threads idle time at each call's end, waiting for its last (slowest) games: hard's
@@ -157,6 +157,7 @@ def play_deals(strats, config, lo: int, hi: int, threads, stop=None) -> tuple:
         rows = rows.reshape(done * k, width)
     cols = {c: v.astype(INT_COLUMNS.get(c, np.int8))
             for c, v in results_of_rows(rows, config.players).items()}
+    cols[CAPPED] = capped_rows(rows)
     if config.forfeit:   # the seat that forfeited each game, -1 for none (not stored)
         seat = np.full((done, k), -1, np.int8)
         for (_, members), forfeits in zip(plan, lost):
@@ -172,6 +173,9 @@ def play_deals(strats, config, lo: int, hi: int, threads, stop=None) -> tuple:
 #: the column of a block's games that --forfeit adds: the seat that forfeited, -1 for none;
 #: the manifest keeps each chunk's forfeits (``forfeits_of``), the games table does not
 FORFEIT = "forfeit"
+#: the column of a block's games that says which ended at the cap on play (rules E12, a
+#: draw); the manifest keeps each chunk's (``capped_of``), the games table does not
+CAPPED = "capped"
 
 
 def forfeits_of(games: tuple) -> list:
@@ -182,6 +186,20 @@ def forfeits_of(games: tuple) -> list:
         return []
     return [{"deal": int(deals[g]), "seating": int(rots[g]), "seat": int(seat[g])}
             for g in np.flatnonzero(seat >= 0)]
+
+
+def capped_of(games: tuple) -> list:
+    """``[{"deal", "seating"}]`` of the games among ``games`` that the cap on play ended."""
+    deals, rots, cols = games
+    return [{"deal": int(deals[g]), "seating": int(rots[g])}
+            for g in np.flatnonzero(cols[CAPPED])]
+
+
+def _extras(games: tuple) -> dict:
+    """A chunk's or partial's manifest fields beyond its games: its forfeits and the games
+    the cap on play ended, each when there are any."""
+    return {k: v for k, v in (("forfeits", forfeits_of(games)), ("capped", capped_of(games)))
+            if v}
 
 
 def _concat(parts: list) -> tuple:
@@ -254,9 +272,8 @@ class _Store:
         rel = chunk_file(*key, lo, hi)
         rows, sha = self._write(rel, table)
         m = self.manifest
-        entry = {**self._entry(key, lo, hi), "file": rel, "rows": rows, "sha256": sha}
-        if forfeits_of(games):
-            entry["forfeits"] = forfeits_of(games)
+        entry = {**self._entry(key, lo, hi), "file": rel, "rows": rows, "sha256": sha,
+                 **_extras(games)}
         m.chunks.append(entry)
         stale = [p for p in m.partials if (entry_key(p), p["deal_lo"]) == (key, lo)]
         m.partials[:] = [p for p in m.partials if p not in stale]
@@ -277,9 +294,7 @@ class _Store:
         m = self.manifest
         m.partials[:] = [p for p in m.partials if (entry_key(p), p["deal_lo"]) != (key, lo)]
         entry = {**self._entry(key, lo, hi), "file": rel, "played_hi": int(games[0][-1]) + 1,
-                 "rows": rows, "sha256": sha}
-        if forfeits_of(games):
-            entry["forfeits"] = forfeits_of(games)
+                 "rows": rows, "sha256": sha, **_extras(games)}
         m.partials.append(entry)
         m.save(self.out)
         self._saved()
@@ -343,12 +358,15 @@ def load_partials(out: Path, manifest: Manifest, config) -> dict:
             continue
         deals = cols.pop("deal")
         rots = cols.pop(seating).astype(np.int64)
+        at = {(int(d), int(r)): g for g, (d, r) in enumerate(zip(deals, rots))}
         if config.forfeit:   # the forfeits the manifest kept for these games
             seat = np.full(len(deals), -1, np.int8)
-            at = {(int(d), int(r)): g for g, (d, r) in enumerate(zip(deals, rots))}
             for f in p.get("forfeits", []):
                 seat[at[f["deal"], f["seating"]]] = f["seat"]
             cols[FORFEIT] = seat
+        cols[CAPPED] = np.zeros(len(deals), bool)   # and those the cap on play ended
+        for c in p.get("capped", []):
+            cols[CAPPED][at[c["deal"], c["seating"]]] = True
         found[key] = (int(p["played_hi"]), (deals, rots, cols))
         keep.append(p)
     manifest.partials[:] = keep

@@ -208,6 +208,13 @@ def results_of_rows(r: np.ndarray, players: int) -> dict:
     return out
 
 
+def capped_rows(r: np.ndarray) -> np.ndarray:
+    """Per game of the kernel's result rows ``r``: did the cap on play end it (rules E12)?"""
+    from .kernel import layout as E
+
+    return r[:, E.R_CAPPED] != 0
+
+
 def write_chunk(path: Path, table) -> tuple[int, str]:
     """Write one chunk atomically (zstd Parquet); return ``(rows, sha256)``."""
     import pyarrow.parquet as pq
@@ -467,6 +474,12 @@ def _entry_problem(c, partial: bool) -> str | None:
             and all(isinstance(v, int) and not isinstance(v, bool) for v in f.values())
             and lo <= f["deal"] < end for f in forfeits)):
         return "forfeits is not a list of {deal, seating, seat} of its deals"
+    capped = c.get("capped", [])
+    if not (isinstance(capped, list) and all(
+            isinstance(f, dict) and set(f) == {"deal", "seating"}
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in f.values())
+            and lo <= f["deal"] < end for f in capped)):
+        return "capped is not a list of {deal, seating} of its deals"
     if not (isinstance(c["sha256"], str) and len(c["sha256"]) == 64
             and all(ch in "0123456789abcdef" for ch in c["sha256"])):
         return "sha256 is not a SHA-256 in hex"

@@ -60,6 +60,8 @@ class PlaceCounts:
     #: with teams, per partnership (rows 0, 1) the per-deal sums ``[m m, x x, x m]`` of its
     #: lost games (:func:`durak_sim.clustered.cluster_sums`); None: not counted
     team_clus: np.ndarray | None = None
+    #: games that the cap on play ended (rules E12: a draw among the seats still playing)
+    capped: int = 0
 
     def merge(self, other: "PlaceCounts") -> "PlaceCounts":
         def add(a, b):
@@ -76,13 +78,14 @@ class PlaceCounts:
                            add(self.score, other.score), self.clusters + other.clusters,
                            add(self.clus, other.clus), add(self.seat_clus, other.seat_clus),
                            add(self.h2h, other.h2h), self.decks + other.decks,
-                           add(self.team_clus, other.team_clus))
+                           add(self.team_clus, other.team_clus), self.capped + other.capped)
 
 
 def count_places(batch, names: list) -> PlaceCounts:
     """The :class:`PlaceCounts` of a played batch, from the kernel's result rows."""
     from .place_counts import seat_results
     from .play import _layout
+    from .storage import capped_rows
 
     E = _layout()
     n = batch.rules.players
@@ -120,7 +123,8 @@ def count_places(batch, names: list) -> PlaceCounts:
         first.sum(axis=0).astype(np.int64), team_lost[:2].astype(np.int64),
         int((draw & batch.rules.teams).sum()), len(batch),
         by(score), n_d, clus, seat_clus,
-        _head_to_head(di, n_d, who, places, k, batch.rules.teams), decks, team_clus)
+        _head_to_head(di, n_d, who, places, k, batch.rules.teams), decks, team_clus,
+        int(capped_rows(r).sum()))
 
 
 def _head_to_head(di, n_d: int, who, places, k: int, teams: bool) -> np.ndarray:
@@ -328,6 +332,7 @@ class TableSummary:
                "decisions_per_second": self.decisions / self.seconds if self.seconds > 0
                else None}
         out["head_to_head"] = self.head_to_head()
+        out["capped"] = c.capped
         if self.rules.teams:
             bounds = [list(map(float, team_interval(c, t))) for t in (0, 1)]
             out["teams"] = {"partnerships": [self.names[0::2], self.names[1::2]],
@@ -390,6 +395,10 @@ class TableSummary:
                              f"{', '.join(str(s) for s in range(team, c.players, 2))}) lost "
                              f"{pct_ci(c.team_lost[team] / max(n, 1), lo, hi)}")
             console.print("partnerships: " + "; ".join(parts) + f"; draws {c.team_draws:,}")
+        if c.capped:
+            console.print(f"the cap on play (rules E12): {c.capped:,} game"
+                          f"{'s' if c.capped != 1 else ''} went on past 3,000 actions and "
+                          f"ended as a draw among the seats still playing")
         rate = self.games / self.seconds if self.seconds > 0 else float("nan")
         console.print(f"{rate:,.0f} games/s ({self.games:,} games in {self.seconds:.2f} s; "
                       f"compile/load {self.compile_seconds:.2f} s apart)")

@@ -241,3 +241,17 @@ def test_a_partnership_s_losses_and_their_interval(tmp_path):
         assert team_interval(s.counts, team) == pytest.approx(want, abs=1e-12)
         assert s.to_dict()["teams"]["lost_lo"][team] == pytest.approx(want[0], abs=1e-12)
     assert s.counts.team_lost[1] > 0.9 * s.games   # random+random loses nearly every game
+
+
+def test_a_match_counts_the_games_the_cap_on_play_ended(capsys):
+    """The games of deals 688 and 1249 of seed 1 between six easy players, in one seating,
+    end at the cap on play (rules E12, as in the tournament's test): the match counts them
+    and says so."""
+    s = run_table_match(["easy"] * 6, deals=1300, seed=1, rules=Rules(players=6), threads=1,
+                        swap=False)
+    assert s.counts.capped == 2 and s.to_dict()["capped"] == 2
+    s.print()
+    assert "the cap on play (rules E12): 2 games went on past 3,000 actions" in \
+        capsys.readouterr().out
+    assert run_table_match(["easy"] * 6, deals=600, seed=1, rules=Rules(players=6),
+                           threads=1, swap=False).to_dict()["capped"] == 0

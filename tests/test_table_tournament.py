@@ -434,7 +434,7 @@ def test_a_stop_before_a_block_plays_no_deal():
     assert deals.tolist() == [d for d in (10, 11, 12) for _ in range(6)]
     assert seatings.tolist() == list(range(6)) * 3 and sorted(cols) == sorted(
         ["outcome", "durak", "first_attacker", "bouts", "cards_left", "durak_team",
-         "place0", "place1", "place2", "place3"])
+         "place0", "place1", "place2", "place3", runner.CAPPED])
 
 
 def test_a_rate_with_no_hits_takes_the_games_as_its_sample(tmp_path):
@@ -547,3 +547,39 @@ def test_a_teams_field_has_each_partnership_against_all_its_opponents(tmp_path):
         checked += 1
         assert (row["lost_hi"] - row["lost_lo"]) / 2 == pytest.approx(half, rel=0.1)
     assert checked >= 8
+
+
+def test_games_the_cap_on_play_ended_are_kept_through_a_stop_and_told(tmp_path, monkeypatch):
+    """Six easy players pass cards round for ever now and then (rules E12): deals 688 and
+    1249 of seed 1 end at the cap on play. The manifest lists them, the report says so, and
+    a run stopped with deal 688 in a partial chunk ends, resumed, in the same bytes and the
+    same list."""
+    field, rules = ["easy"] * 6, Rules(players=6)
+    a = run_tournament(field, 1300, 1, tmp_path / "a", 1, progress=False, rules=rules)
+    want = [{"deal": 688, "seating": 0}, {"deal": 1249, "seating": 0}]
+    assert [c for ch in Manifest.load(tmp_path / "a").chunks for c in ch.get("capped", [])] \
+        == want
+    assert a.complete and "The cap on play (rules E12, docs/rules.md): 2 games (0.154% " \
+        in (tmp_path / "a" / "report.md").read_text()
+    real, calls = runner.play_deals, []
+
+    def stop_after_two(strats, config, lo, hi, threads, stop=None):
+        got = real(strats, config, lo, hi, threads, stop)
+        calls.append((lo, hi))
+        if len(calls) == 2 and stop is not None:     # blocks 0-399, 400-799
+            stop.kernel_flag[0] = 1
+            stop.event.set()
+        return got
+
+    monkeypatch.setattr(runner, "play_deals", stop_after_two)
+    monkeypatch.setattr(runner, "FIRST_BLOCK_GAMES", 400)
+    monkeypatch.setattr(runner, "GROWTH", 1)
+    with pytest.raises(TournamentInterrupted):
+        run_tournament(field, 1300, 1, tmp_path / "b", 1, progress=False, rules=rules)
+    stored = Manifest.load(tmp_path / "b")
+    assert [(p["played_hi"], p["capped"]) for p in stored.partials] == [(800, want[:1])]
+    monkeypatch.setattr(runner, "play_deals", real)
+    run_tournament(resume=True, out=tmp_path / "b", progress=False)
+    assert [c for ch in Manifest.load(tmp_path / "b").chunks for c in ch.get("capped", [])] \
+        == want
+    assert files(tmp_path / "b") == files(tmp_path / "a")
