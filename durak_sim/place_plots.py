@@ -16,9 +16,10 @@ from .files import make_folder
 PLOTS = ("ratings", "places", "seats", "convergence")
 
 
-def places_figure(strategies: pd.DataFrame, players: int):
+def places_figure(strategies: pd.DataFrame, players: int, teams: bool = False):
     """Per strategy (top: the highest rated) the share of its seat-games in each place,
-    stacked from first out (left) to last (right), its mean place under its name."""
+    stacked from first out (left) to last (right), its mean place under its name. With
+    ``teams`` the losing team's players still holding cards share the next place."""
     from matplotlib import colormaps
 
     s = strategies.iloc[::-1]
@@ -40,14 +41,18 @@ def places_figure(strategies: pd.DataFrame, players: int):
                       if np.isfinite(row.mean_place) else row.strategy
                       for row in s.itertuples()])
     ax.set_xlabel("% of the strategy's seat-games")
-    ax.set_title("places (1: first out; the Durak last)")
+    ax.set_title("places (1: first out; the losing team's players still in share the next)"
+                 if teams else "places (1: first out; the Durak last)")
     _fit(fig, ax, right=_legend_outside(ax, labels))
     return fig
 
 
-def seats_figure(seats: pd.DataFrame, first: pd.DataFrame, players: int):
+def seats_figure(seats: pd.DataFrame, first: pd.DataFrame, players: int,
+                 teams: bool = False):
     """Durak and first-out rates with Wilson 95% intervals by seat (left) and by position
-    after the first attacker (right); the dotted line is 1 / players."""
+    after the first attacker (right); the dotted line is 1 / players, where no seat has an
+    advantage. With ``teams`` a seat's Durak rate is its team's losses, whose line is
+    dashed at 1 / 2."""
     fig = _figure("seats", 8.0, 3.2)
     axes = fig.subplots(1, 2, sharey=True)
     for ax, t, col, title in ((axes[0], seats, "seat", "by seat"),
@@ -62,6 +67,8 @@ def seats_figure(seats: pd.DataFrame, first: pd.DataFrame, players: int):
             ax.errorbar(x + dx, rate, yerr=np.nan_to_num(err), fmt=marker, capsize=3,
                         color=color, label="Durak" if name == "durak" else "first out")
         ax.axhline(100.0 / players, color="grey", lw=0.8, ls=":")
+        if teams:
+            ax.axhline(50.0, color="grey", lw=0.8, ls="--")
         ax.set_xticks(range(players))
         ax.set_xlabel(col if col == "seat" else "seats after the first attacker")
         ax.set_title(title)
@@ -98,12 +105,14 @@ def render_all(tables: dict, players: int, folder: Path) -> dict:
     """Draw every figure of an N-player report into ``folder`` (PNG + SVG);
     ``{name: png bytes}`` in :data:`PLOTS` order (a figure without data is skipped)."""
     make_folder(folder)
+    teams = "teams" in tables
     r = tables["ratings"]
     makers = {
         "ratings": (lambda: ratings_figure(r, "Plackett-Luce ratings"))
         if len(r) and r["rating"].notna().all() else None,
-        "places": lambda: places_figure(tables["strategies"], players),
-        "seats": lambda: seats_figure(tables["seats"], tables["first_attacker"], players),
+        "places": lambda: places_figure(tables["strategies"], players, teams),
+        "seats": lambda: seats_figure(tables["seats"], tables["first_attacker"], players,
+                                      teams),
         "convergence": (lambda: convergence_figure(tables["convergence"]))
         if len(tables["convergence"]) else None,
     }

@@ -129,10 +129,22 @@ def seating_text(config) -> str:
         what = ("the rotations of the line-up and of its mirror image, distinct ones (every "
                 "strategy in every seat equally often, each neighbour met on both sides)")
     if config.rules.teams:
-        what += (", those that keep the line-up's partnerships (positions 0, 2, 4 against "
-                 "1, 3, 5)")
+        what += (", those that keep the line-up's partnerships (positions "
+                 f"{', '.join(map(str, range(0, n, 2)))} against "
+                 f"{', '.join(map(str, range(1, n, 2)))})")
     counts = sorted({len(config.seatings(k)) for k in config.lineups()})
     return f"{what}: {' or '.join(map(str, counts))} seatings a line-up"
+
+
+def _lineup_cell(label: str, teams: bool) -> str:
+    """A line-up as the report shows it: with teams as its partnerships (positions 0, 2, 4
+    against 1, 3, 5).
+
+    >>> _lineup_cell("a, b, c, d", True), _lineup_cell("a, b, c", False)
+    ('a+c vs b+d', 'a, b, c')
+    """
+    names = label.split(", ")
+    return f"{'+'.join(names[0::2])} vs {'+'.join(names[1::2])}" if teams else label
 
 
 def _format(config) -> str:
@@ -256,7 +268,8 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
             if more > 0 else "."))
         doc.table(["line-up", "strategy", "deals", "seat-games", "mean place [95% CI]",
                    "Durak % [95% CI]", "first out % [95% CI]"],
-                  [[x.lineup, x.strategy, f"{x.deals:,}", f"{x.games:,}",
+                  [[_lineup_cell(x.lineup, cfg.rules.teams), x.strategy, f"{x.deals:,}",
+                    f"{x.games:,}",
                     _mean_place(x), pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
                     pct_ci(x.first_rate, x.first_lo, x.first_hi)]
                    for x in lu.head(DOC_LINEUP_ROWS).itertuples()], left=2)
@@ -264,11 +277,13 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
     doc.h(2, "Seats and the first attacker")
     doc.p(f"Durak and first-out rates by seat, and by position after the first attacker "
           f"((seat - first attacker) mod {n}: 0 is the first attacker, 1 its defender), "
-          f"Wilson 95% intervals with the deals as clusters, and the mean place with its "
-          f"deal-bootstrap interval; without an advantage each "
-          + (f"Durak (team lost) rate is 1/2 (50.00%) and each first-out rate 1/{n} "
-             f"({100 / n:.2f}%), less the draws" if cfg.rules.teams else
-             f"rate is 1/{n} ({100 / n:.2f}%) less the draws") + ".")
+          f"Wilson 95% intervals with the deals as clusters (the variance from the deal "
+          f"bootstrap), and the mean place with its deal-bootstrap interval; without an "
+          f"advantage each "
+          + (f"Durak (team lost) rate is 1/2 (50.00%, the plot's dashed line) and each "
+             f"first-out rate 1/{n} ({100 / n:.2f}%, its dotted line), less the draws"
+             if cfg.rules.teams else
+             f"rate is 1/{n} ({100 / n:.2f}%, the plot's dotted line) less the draws") + ".")
     heads = ["games", "Durak % [95% CI]", "first out % [95% CI]", "mean place [95% CI]"]
     doc.table(["seat", *heads], _positions_rows(t["seats"], "seat"))
     doc.table(["after the first attacker", *heads],

@@ -452,6 +452,8 @@ def test_a_rate_with_no_hits_takes_the_games_as_its_sample(tmp_path):
     s = pd.read_csv(tmp_path / "t" / "strategies.csv")
     t = pd.read_csv(tmp_path / "t" / "teams.csv")
     assert (s["draw"] == 0).all() and (t["draws"] == 0).all()
+    md = (tmp_path / "t" / "report.md").read_text()
+    assert "partnerships (positions 0, 2 against 1, 3)" in md and "dashed line" in md
     def hi(n):
         return float(wilson_interval(0, 40 * (student.ppf(0.975, n - 1)
                                               / student.ppf(0.975, 19)) ** 2)[1])
