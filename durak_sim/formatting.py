@@ -34,6 +34,16 @@ def num(x, spec: str) -> str:
     return _fmt(x, spec) if finite(x) else DASH
 
 
+def secs(x: float) -> str:
+    """Seconds with two decimals; a time under a hundredth with two significant digits
+    (a short run's kernel time is not "0.00").
+
+    >>> secs(12.345), secs(0.0412), secs(0.00345), secs(0.0)
+    ('12.35', '0.04', '0.0034', '0.00')
+    """
+    return f"{x:.2f}" if x >= 0.01 or x <= 0 else f"{x:.2g}"
+
+
 def p_value(p) -> str:
     """A p-value to three significant figures; one below the smallest a double holds (the
     tail underflows) as ``<1e-300``.

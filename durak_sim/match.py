@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import NOTHING_FINISHED, Interrupted, UserError
-from .formatting import elo_ci, is_sweep, num, p_value, pct_ci, print_whole
+from .formatting import elo_ci, is_sweep, num, p_value, pct_ci, print_whole, secs
 from .play import RECORD_BLOCK, check_seed, play_games, ready_lineup, resolve_strategies
 from .rules import Rules
 
@@ -106,8 +106,8 @@ class MatchSummary:
                           + (" (a sweep: the Elo is a bound)" if is_sweep(p) else ""))
         games_per_s = self.games / self.seconds if self.seconds > 0 else float("nan")
         console.print(f"{self.deals_per_second:,.0f} deals/s, {games_per_s:,.0f} games/s "
-                      f"({self.deals:,} deals, {self.games:,} games in {self.seconds:.2f} s; "
-                      f"compile/load {self.compile_seconds:.2f} s apart)")
+                      f"({self.deals:,} deals, {self.games:,} games in {secs(self.seconds)} s; "
+                      f"compile/load {secs(self.compile_seconds)} s apart)")
 
 
 def _pct(rate, lo, hi) -> str:

@@ -32,6 +32,9 @@ THROW_IN = ("all", "neighbours")
 #: the option fields and their values when nothing sets them
 OPTION_DEFAULTS = {"lead_multiple": False, "transfer": False, "throw_in": None,
                    "teams": False, "prostoy": False, "trump_six_swap": False}
+#: the yes-or-no options in words (:meth:`Rules.describe`)
+OPTION_WORDS = {"lead_multiple": "multi-card leads", "transfer": "transfers", "teams": "teams",
+                "prostoy": "prostoy", "trump_six_swap": "the trump-six swap"}
 
 #: named variants (docs/rules.md R8): what each is, the options it fixes (they cannot be
 #: overridden) and its default table size
@@ -238,13 +241,19 @@ class Rules:
         return f"{self.variant}, {self.players} players, {self.hand_size} cards" + scope
 
     def describe(self) -> str:
-        """One line: the variant, table and every option in force (in the record's form).
+        """One line: the variant, table and every option in force, in words.
 
         >>> Rules(variant="teams", transfer=True).describe()
-        'teams, 4 players, 6 cards, throw-in all (transfer=True, teams=True)'
+        'teams, 4 players, 6 cards, throw-in all, with transfers'
+        >>> Rules(variant="podkidnoy-full", players=3).describe()
+        'podkidnoy-full, 3 players, 6 cards, throw-in all, with multi-card leads and the trump-six swap'
         """
-        opts = [f"{k}={v}" for k, v in self.to_dict().items() if k in OPTION_DEFAULTS]
-        return self.headline() + (f" ({', '.join(opts)})" if opts else "")
+        opts = [OPTION_WORDS[k] for k, v in self.to_dict().items()
+                if v is True and k in OPTION_WORDS and OPTION_WORDS[k] != self.variant]
+        if not opts:
+            return self.headline()
+        return f"{self.headline()}, with " + (
+            opts[0] if len(opts) == 1 else f"{', '.join(opts[:-1])} and {opts[-1]}")
 
 
 def _contradiction(name: str, opt: str, value) -> str:

@@ -80,7 +80,7 @@ class SPRTResult:
                    "continue": f"no decision within {self.max_deals:,} deals"}[self.decision]
         if self.interrupted:
             verdict = f"no decision: interrupted after {self.deals:,} deal pairs"
-        from .formatting import num, print_whole
+        from .formatting import num, print_whole, secs
 
         e = self.estimate
         t = Table(title=f"SPRT {self.a} vs {self.b}: elo0 {self.elo0:+g}, elo1 {self.elo1:+g}, "
@@ -94,7 +94,7 @@ class SPRTResult:
                 ("pentanomial p0..p4", " ".join(f"{c:,}" for c in self.pentanomial)),
                 ("LLR  [bounds]", f"{self.llr:+.3f}  [{self.bounds[0]:+.3f}, "
                                   f"{self.bounds[1]:+.3f}]"),
-                ("time", f"{self.seconds:.2f} s (compile/load {self.compile_seconds:.2f} s "
+                ("time", f"{secs(self.seconds)} s (compile/load {secs(self.compile_seconds)} s "
                          f"apart)")]
         if e is not None:   # (none before the first block is finished)
             rows[-1:-1] = [

@@ -16,7 +16,7 @@ import numpy as np
 
 from .clustered import cluster_sums, per_deal_squares
 from .errors import NOTHING_FINISHED, Interrupted, UserError
-from .formatting import num, pct_ci, print_whole
+from .formatting import num, pct_ci, print_whole, secs
 from .rules import Rules
 
 
@@ -400,8 +400,8 @@ class TableSummary:
                           f"{'s' if c.capped != 1 else ''} went on past 3,000 actions and "
                           f"ended as a draw among the seats still playing")
         rate = self.games / self.seconds if self.seconds > 0 else float("nan")
-        console.print(f"{rate:,.0f} games/s ({self.games:,} games in {self.seconds:.2f} s; "
-                      f"compile/load {self.compile_seconds:.2f} s apart)")
+        console.print(f"{rate:,.0f} games/s ({self.games:,} games in {secs(self.seconds)} s; "
+                      f"compile/load {secs(self.compile_seconds)} s apart)")
 
 
 def run_table_match(lineup: list[str], *, deals: int, seed: int = 1, rules: Rules,

@@ -51,6 +51,7 @@ from typing import Sequence
 import numpy as np
 
 from .errors import UserError
+from .formatting import secs
 from .play import resolve_strategies
 from .rules import RULES_VERSION, Rules
 from .files import WriteError, remove_temporaries, sha256_file
@@ -158,10 +159,10 @@ class TournamentResult:
                     f"{self.deals_played:,} deals{over} in every seating "
                     f"({self.games_played:,} games)")
             console.print(f"played {what} in "
-                          f"{self.kernel_seconds:.2f} s of kernel time "
+                          f"{secs(self.kernel_seconds)} s of kernel time "
                           f"({self._rate()} {self._where()}; "
-                          f"compile/load {self.compile_seconds:.2f} s apart); "
-                          f"session {self.seconds:.2f} s")
+                          f"compile/load {secs(self.compile_seconds)} s apart); "
+                          f"session {secs(self.seconds)} s")
         else:
             console.print("nothing left to play: every chunk was already stored")
         console.print(f"results in {self.out}")
