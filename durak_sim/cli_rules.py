@@ -32,7 +32,7 @@ def rules_options(fn=None, *, players: str = "the ruleset's, 2; teams 4"):
                      help="The defender may transfer the attack (R8.2; --rules perevodnoy)."),
         click.option("--throw-in", type=click.Choice(THROW_IN), default=None,
                      help="Who may throw in (R7.2) [default: all up to 4 players, neighbours "
-                          "for 5 and 6]."),
+                          "for 5 and 6; at 2 and 3 players the two are the same game]."),
         click.option("--teams", is_flag=True, default=None,
                      help="Two partnerships, seats 0, 2, 4 against 1, 3, 5 (R8.4; 4 or 6 "
                           "players)."),
