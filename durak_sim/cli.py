@@ -121,11 +121,13 @@ def _standard_streams_open() -> None:
     """A standard stream closed before the command started (``>&-``) is pointed at the null
     device: else the first file the command opens would get its number, and whatever
     writes to that stream (a child process, a library's C code) would write into the file."""
-    for fd in (0, 1, 2):
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
         try:
             os.fstat(fd)
         except OSError:
             os.open(os.devnull, os.O_RDWR)   # (the lowest free number: this one)
+        if getattr(sys, name) is None:   # Python found it closed: a stdin then reads as
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", closefd=False))  # empty
 
 
 def _printable_everywhere() -> None:

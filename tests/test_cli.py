@@ -1,4 +1,5 @@
 """Bad input is one line on stderr and exit code 2, never a traceback."""
+import json
 import os
 import subprocess
 import sys
@@ -446,3 +447,10 @@ def test_a_stream_closed_before_the_start_is_never_a_files_number(tmp_path):
                           str(tmp_path / "r.jsonl")], stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
     assert run.returncode == 0 and len((tmp_path / "r.jsonl").read_text().splitlines()) == 4
+    # a closed stdin (<&-) is the end of the input, as an empty one: play stops at its first
+    # question and keeps the record of the deal so far
+    run = subprocess.run([*CLI, "play", "--ai", "easy", "--pace", "0", "--seed", "1",
+                          "--record", str(tmp_path / "p.jsonl")], stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, preexec_fn=lambda: os.close(0))
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    assert json.loads((tmp_path / "p.jsonl").read_text())["unfinished"] is True
