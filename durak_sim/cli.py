@@ -40,6 +40,7 @@ class Group(click.Group):
             _standard_streams_open()
             _stop_on_terminate()
             _printable_everywhere()
+            _numba_settings_checked()
         try:
             try:
                 return super().main(args, *rest, standalone_mode=False, **kwargs)
@@ -69,6 +70,8 @@ class Group(click.Group):
         except (UserError, ValueError) as exc:
             fail(_with_thread_settings(str(exc).splitlines()[0]) if str(exc) else
                  type(exc).__name__)
+        except RuntimeWarning as exc:   # a numba setting it cannot read (at its import)
+            fail(_unreadable_setting(str(exc)))
         except RuntimeError as exc:  # an illegal strategy action and the like
             line = str(exc).splitlines()[0]
             if NO_CACHE_FOLDER in line:   # a read-only install and a read-only home
@@ -93,6 +96,33 @@ def _with_thread_settings(line: str, env=os.environ) -> str:
     if set_ and "thread" in line.lower():
         return f"{line} ({', '.join(set_)})"
     return line
+
+
+def _numba_settings_checked() -> None:
+    """numba reads its settings (``NUMBA_NUM_THREADS``, ``NUMBA_DISABLE_JIT``, ...) when it
+    is first imported and warns, with a traceback, of one it cannot parse, then goes on
+    without it. Here that warning is an error instead: one line (:func:`_unreadable_setting`)
+    and exit code 2."""
+    import warnings
+
+    warnings.filterwarnings("error", message="Environment variable '", category=RuntimeWarning,
+                            module=r"numba\.")
+
+
+def _unreadable_setting(text: str) -> str:
+    """numba's warning of a setting it cannot parse, as one line.
+
+    >>> _unreadable_setting("Environment variable 'NUMBA_NUM_THREADS' is defined but its "
+    ...                     "associated value 'abc' could not be parsed.\\nThe parse ...")
+    "numba cannot read NUMBA_NUM_THREADS='abc': give it a valid value or unset it"
+    """
+    import re
+
+    m = re.match(r"Environment variable '([^']*)' is defined but its associated value "
+                 r"'(.*)' could not be parsed", text, re.S)
+    if m is None:
+        return text.splitlines()[0] if text else "a numba setting cannot be read"
+    return f"numba cannot read {m[1]}={m[2]!r}: give it a valid value or unset it"
 
 
 def _stop_on_terminate() -> None:

@@ -163,6 +163,18 @@ def test_numba_thread_settings_that_fail_are_named_in_the_one_line():
         assert f"{name}='{value}'" in proc.stderr and words in proc.stderr
 
 
+def test_a_numba_setting_numba_cannot_read_is_one_line():
+    """numba warns of a setting it cannot parse with a traceback and goes on without it;
+    the command stops instead, in one line naming it."""
+    import os
+
+    for name, value in (("NUMBA_NUM_THREADS", "abc"), ("NUMBA_NUM_THREADS", "1.5"),
+                        ("NUMBA_DISABLE_JIT", "abc")):
+        proc = subprocess.run([*CLI, "match", "easy", "random", "--deals", "2"],
+                              capture_output=True, text=True, env={**os.environ, name: value})
+        assert_one_line_error(proc, f"numba cannot read {name}='{value}'")
+
+
 def test_numba_disable_jit_plays_on_the_reference_engine(tmp_path):
     """Under ``NUMBA_DISABLE_JIT=1`` (a user debugging a plugin) every strategy is plain
     Python: a tournament plays on the slow path and stores the same games (it raised an
