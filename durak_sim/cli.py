@@ -12,9 +12,9 @@ from pathlib import Path
 import click
 
 from .errors import EXIT_USAGE, ExitNow, Interrupted, UserError
-from .cli_options import (apply_engine_settings, check_output_file, engine_timeout_option,
-                          load_plugins, plugin_option, seed_option, stdout_to_devnull,
-                          threads_option)
+from .cli_options import (PathParam, apply_engine_settings, check_output_file,
+                          engine_timeout_option, load_plugins, plugin_option, seed_option,
+                          stdout_to_devnull, threads_option)
 from .cli_rules import LINEUP_PLAYERS, rules_options
 from .limits import (MAX_BENCH_DEALS, MAX_DEALS, MAX_INDEX, MAX_RECORD_SEAT_GAMES,
                      MAX_REPEAT, MAX_SERIES_DEALS)
@@ -239,7 +239,7 @@ def _records_file(records, force, games: int, players: int) -> None:
 @click.option("--swap/--no-swap", default=True, show_default=True,
               help="Play every deal once per rotation of the line-up over the seats (two "
                    "players: twice, seats swapped; duplicate play).")
-@click.option("--records", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--records", type=PathParam(dir_okay=False, path_type=Path), default=None,
               help="Write every game record (JSON Lines, durak-sim/record/1), in deal order.")
 @click.option("--force", is_flag=True, help="Replace an existing --records file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
@@ -339,7 +339,7 @@ def _finish_summary(result, as_json, records, what="deals", summary=None) -> Non
               show_default=True, help="Series to play (series 0..N-1).")
 @seed_option
 @threads_option
-@click.option("--records", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--records", type=PathParam(dir_okay=False, path_type=Path), default=None,
               help="Write every deal's game record (JSON Lines), series by series.")
 @click.option("--force", is_flag=True, help="Replace an existing --records file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
@@ -375,7 +375,7 @@ def series(strategies, deals, n_series, seed, threads, records, force, as_json, 
 @click.option("--series", "series_index", type=click.IntRange(0, MAX_INDEX), default=None,
               help="Replay deal --deal of series number SERIES (durak-sim series).")
 @click.option("--seats", default=None, metavar="A,B,...", help="Strategy per seat, seat 0 first.")
-@click.option("--record", "record_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--record", "record_file", type=PathParam(dir_okay=False, path_type=Path),
               default=None, help="Show the game records of this file (JSON Lines: "
                                  "durak-sim play, match or series --records) instead of playing "
                                  "a deal; with --deal, only that deal's.")
@@ -445,7 +445,7 @@ def bench(pairing, deals, thread_list, repeat, seed, progress, rules_spec, plugi
     load_plugins(plugins)
     names, rules = _lineup(pairing.split(","), rules_spec, option="--pairing")
     threads = None
-    if thread_list:
+    if thread_list is not None:
         try:
             threads = [int(t) for t in thread_list.split(",")]
         except ValueError:

@@ -45,6 +45,16 @@ engine_timeout_option = click.option(
                             "engine:PATH; docs/engine-protocol.md).  [default: 5]")
 
 
+class PathParam(click.Path):
+    """``click.Path`` that refuses an empty value, which it would read as the current
+    folder (``--out ''`` would then fill the folder the command runs in)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"needs a path, got {value!r}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def check_output_file(path: Path, force: bool, option: str) -> None:
     """``path`` may be written (atomically, later): its folder is writable, and it does not
     exist unless ``force``; what exists there is a plain file or a symbolic link to one (the

@@ -10,7 +10,7 @@ import click
 
 from .cli_rules import rules_options
 from .errors import ExitNow, UserError
-from .cli_options import (Seconds, apply_engine_settings, engine_timeout_option,
+from .cli_options import (PathParam, Seconds, apply_engine_settings, engine_timeout_option,
                           stdout_to_devnull)
 from .limits import MAX_INDEX
 
@@ -36,7 +36,7 @@ def _lineup(ai: str | None, rules_spec: dict):
     from .play import check_supported, resolve_strategies
     from .rules import MAX_PLAYERS
 
-    names = [n.strip() for n in ai.split(",")] if ai else []
+    names = [n.strip() for n in ai.split(",")] if ai is not None else []
     if any(not n for n in names):
         raise UserError(f"--ai takes LEVEL or LEVEL,LEVEL,... (one per seat after yours), "
                         f"got {ai!r}")
@@ -82,7 +82,7 @@ def _lineup(ai: str | None, rules_spec: dict):
                    "else hard]")
 @click.option("--pace", type=Seconds(0, 60), default=0.6, show_default=True,
               metavar="SECONDS", help="Pause before each AI move is shown (at most a minute).")
-@click.option("--record", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--record", type=PathParam(dir_okay=False, path_type=Path), default=None,
               help=f"Write the game record here [default: a new file under {RUNS_DIR}/].")
 @click.option("--force", is_flag=True, help="Replace an existing --record file.")
 @click.option("--color/--no-color", default=True, show_default=True,

@@ -17,6 +17,7 @@ import sys
 
 import click
 
+from .cli_options import PathParam
 from .errors import EXIT_USAGE, UserError
 from .limits import MAX_NODES
 from .seeding import MAX_SEED
@@ -177,7 +178,7 @@ class _ProgressLine:
 
 
 @click.command("solve")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
+@click.argument("file", type=PathParam(dir_okay=False, allow_dash=False))
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per position: value, best_actions, nodes, seconds; when a "
                    "budget stopped the search also \"exact\": false, \"stopped_by\" (nodes, "

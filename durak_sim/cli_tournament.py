@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from .cli_options import (Seconds, apply_engine_settings, engine_timeout_option,
+from .cli_options import (PathParam, Seconds, apply_engine_settings, engine_timeout_option,
                           load_plugins, plugin_option, threads_option)
 from .cli_rules import make_rules, rules_options
 from .cluster import WORKER_WAIT, quiet_distributed_logging
@@ -38,7 +38,7 @@ def _command_line() -> str:
 @click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=None,
               help="Master seed.  [default: 1]")
 @threads_option
-@click.option("--out", type=click.Path(file_okay=True, path_type=Path), default=None,
+@click.option("--out", type=PathParam(file_okay=True, path_type=Path), default=None,
               help=f"Output folder, new or empty [default: a new "
                    f"{RUNS_DIR}/tournament-<YYYYmmdd-HHMMSS>-seed<S>].")
 @click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[DIR]",
@@ -130,7 +130,7 @@ def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, 
 
 
 @click.command("report")
-@click.argument("folder", type=click.Path(path_type=Path))
+@click.argument("folder", type=PathParam(path_type=Path))
 def report_command(folder):
     """Rebuild the tables, plots, report.md and report.html of the tournament stored in
     FOLDER from its stored games alone."""

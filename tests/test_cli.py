@@ -33,6 +33,11 @@ def run_cli(*args):
     (["match", "easy", "random", "--sprt", "0", "inf"], ["SPRT", "-2000..2000"]),
     (["match", "easy", "random", "--sprt", "-1e308", "0"], ["SPRT", "-2000..2000"]),
     (["match", "easy", "random", "--sprt", "5", "0"], ["SPRT", "elo0 < elo1"]),
+    # an empty value is refused, never taken as the default or as the current folder
+    (["play", "--ai", "", "--seed", "3"], ["--ai", "got ''"]),
+    (["bench", "--pairing", "random,random", "--threads", ""], ["--threads", "got ''"]),
+    (["tournament", "easy", "random", "--out", ""], ["--out", "needs a path, got ''"]),
+    (["match", "easy", "random", "--records", ""], ["--records", "needs a path, got ''"]),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words):
     assert_one_line_error(run_cli(*args), *words)
