@@ -336,7 +336,8 @@ def _finish_summary(result, as_json, records, what="deals", summary=None) -> Non
 @click.option("--deals", type=click.IntRange(1, MAX_SERIES_DEALS), required=True,
               help="Deals in each series.")
 @click.option("--series", "n_series", type=click.IntRange(1, MAX_DEALS), default=1_000,
-              show_default=True, help="Series to play (series 0..N-1).")
+              show_default=True,
+              help=f"Series to play (series 0..N-1; at most {MAX_DEALS:,} deals in all).")
 @seed_option
 @threads_option
 @click.option("--records", type=PathParam(dir_okay=False, path_type=Path), default=None,
@@ -358,6 +359,9 @@ def series(strategies, deals, n_series, seed, threads, records, force, as_json, 
     (+1 first out, -1 Durak, R9.2)."""
     from .table_match import run_table_match
 
+    if deals * n_series > MAX_DEALS:
+        raise UserError(f"--series {n_series:,} of --deals {deals:,} is {deals * n_series:,} "
+                        f"deals: a run plays at most {MAX_DEALS:,}")
     load_plugins(plugins)
     apply_engine_settings(engine_timeout)
     names, rules = _lineup(strategies, rules_spec)

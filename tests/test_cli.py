@@ -33,6 +33,8 @@ def run_cli(*args):
     (["match", "easy", "random", "--sprt", "0", "inf"], ["SPRT", "-2000..2000"]),
     (["match", "easy", "random", "--sprt", "-1e308", "0"], ["SPRT", "-2000..2000"]),
     (["match", "easy", "random", "--sprt", "5", "0"], ["SPRT", "elo0 < elo1"]),
+    (["series", "easy", "random", "--deals", "10000", "--series", "1000000000"],
+     ["10,000,000,000,000 deals", "at most 1,000,000,000"]),
     # an empty value is refused, never taken as the default or as the current folder
     (["play", "--ai", "", "--seed", "3"], ["--ai", "got ''"]),
     (["bench", "--pairing", "random,random", "--threads", ""], ["--threads", "got ''"]),
