@@ -240,7 +240,10 @@ def show_records(path: Path, deal: int | None, as_json: bool,
     from .records import dumps, read_records
 
     if not path.is_file():
-        raise UserError(f"--record {path}: no such file")
+        raise UserError(f"--record {path}: " + ("not a regular file" if path.exists()
+                                                 else "no such file"))
+
+    of_series = []   # (a record of a series: its "deal" is its series' number, not --deal's)
 
     def chosen():
         for i, rec in enumerate(read_records(path)):
@@ -248,9 +251,9 @@ def show_records(path: Path, deal: int | None, as_json: bool,
                 if rec.get("series") != {"series": series, "deal": deal}:
                     continue
             elif deal is not None:
-                if "series" in rec:   # its "deal" is its series' number: not --deal's meaning
-                    raise UserError(f"{path} holds the records of series: pick deal K of "
-                                    f"series J with --series J --deal K")
+                if "series" in rec:
+                    of_series.append(i)
+                    continue
                 if rec.get("deal") != deal:
                     continue
             yield i, rec
@@ -266,7 +269,9 @@ def show_records(path: Path, deal: int | None, as_json: bool,
     if not shown:
         what = (f" of deal {deal} of series {series}" if series is not None else
                 f" of deal {deal}" if deal is not None else "")
-        raise UserError(f"{path} holds no record{what}")
+        hint = (f"; it holds records of series: pick deal K of series J with --series J "
+                f"--deal K" if of_series else "")
+        raise UserError(f"{path} holds no record{what}{hint}")
     from .replay import render_record
 
     for k, (i, rec) in enumerate(chosen()):    # (checked above: shown as they are)

@@ -141,8 +141,17 @@ def report_command(folder):
         raise UserError(f"no tournament folder {folder}")
     # a tournament playing into the folder holds it: its report would be overwritten half
     # way by the run's own (a mix of two reports)
+    from .files import WriteError
+    from .tournament_config import _quote
+
     with DirectoryLock(Path(folder)):
-        print_report(build_report(folder))
+        try:
+            rep = build_report(folder)
+        except WriteError as exc:   # a full disk, a read-only folder: say what is kept
+            raise UserError(f"{exc}; every stored game is kept: make room (or the folder "
+                            f"writable), then run again: durak-sim report "
+                            f"{_quote(str(folder))}") from None
+        print_report(rep)
 
 
 __all__ = ["report_command", "tournament_command"]

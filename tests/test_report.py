@@ -220,6 +220,24 @@ def test_cli_report_of_a_missing_folder(tmp_path):
     assert res.exit_code == 2 and res.stderr.startswith("durak-sim: error: no tournament")
 
 
+def test_cli_report_that_cannot_write_says_what_is_kept(tmp_path, monkeypatch):
+    """A report that cannot write its files (a full disk, a read-only folder): one line
+    naming the file, that the stored games are kept, and the command that builds it again."""
+    from click.testing import CliRunner
+
+    from durak_sim.cli import main
+    from durak_sim.files import WriteError
+
+    def cannot(folder, **kw):
+        raise WriteError(f"cannot write {folder}/ratings.csv: Read-only file system")
+
+    monkeypatch.setattr(report, "build_report", cannot)
+    res = CliRunner().invoke(main, ["report", str(tmp_path)])
+    assert res.exit_code == 2 and len(res.stderr.splitlines()) == 1
+    assert "Read-only file system; every stored game is kept" in res.stderr
+    assert res.stderr.rstrip().endswith(f"durak-sim report {tmp_path}")
+
+
 def test_report_refuses_a_folder_a_tournament_is_writing_and_names_a_damaged_chunk(
         finished, tmp_path):
     """``report DIR`` while a tournament holds DIR: one line, nothing written (its report

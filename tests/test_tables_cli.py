@@ -228,6 +228,17 @@ def test_replay_of_a_series_file_picks_a_deal_with_series_and_deal(tmp_path):
                           "records of series", "--series J --deal K")
     proc = invoke("replay", "--record", path, "--series", "1", "--deal", "2")
     assert proc.returncode == 0 and proc.stdout.startswith("deal 2 of series 1 ")
+    # a file of series and single deals together: --deal alone picks among the single deals
+    single = tmp_path / "m.jsonl"
+    assert invoke("match", "easy", "normal", "random", "--deals", "2", "--threads", "1",
+                  "--records", single).returncode == 0
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text(path.read_text() + single.read_text())
+    proc = invoke("replay", "--record", mixed, "--deal", "1", "--json")
+    assert proc.returncode == 0 and proc.stdout.count("\n") == 3   # its three seatings
+    assert_one_line_error(invoke("replay", "--record", mixed, "--deal", "5"),
+                          "no record of deal 5", "records of series")
+    assert_one_line_error(invoke("replay", "--record", "/dev/null"), "not a regular file")
     assert_one_line_error(invoke("replay", "--record", path, "--players", "4"),
                           "the rules options do not apply")
 
