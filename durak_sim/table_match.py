@@ -316,13 +316,22 @@ class TableSummary:
         order = list(self.table.sort_values("mean_place", kind="stable")["strategy"])
         return head_to_head_rows(self.counts, order)
 
+    def _strategy_rows(self) -> list[dict]:
+        """The table's rows; outside a series the R9.2 score's mean is per deal (its
+        seatings together), and named so."""
+        rows = self.table.to_dict(orient="records")
+        if self.series_deals is None:
+            rows = [{k.replace("score_per_series", "score_per_deal"): v for k, v in r.items()}
+                    for r in rows]
+        return rows
+
     def to_dict(self) -> dict:
         from .match import _plain
 
         c = self.counts
         out = {"lineup": self.names, "seed": self.seed, "deals": self.deals, "swap": self.swap,
                "games": self.games, "rules": self.rules.to_dict(), "versions": self.versions,
-               "strategies": self.table.to_dict(orient="records"),
+               "strategies": self._strategy_rows(),
                "seats": [{"seat": s, "games": int(c.seat_games[s]),
                           "durak": int(c.seat_durak[s]), "first_out": int(c.seat_first[s]),
                           **dict(zip(("durak_lo", "durak_hi"),

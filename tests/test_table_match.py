@@ -150,6 +150,11 @@ def test_the_series_score_has_its_mean_a_series_with_an_interval(tmp_path):
     lo, hi = bounded_interval(x.mean(), x.var(ddof=1) / len(x), len(x), -5, 5)
     assert (row.score_per_series_lo, row.score_per_series_hi) == pytest.approx((lo, hi))
     assert -5 <= row.score_per_series_lo < row.score_per_series < row.score_per_series_hi <= 5
+    assert "score_per_series" in s.to_dict()["strategies"][0]
+    # outside a series the mean is a deal's (its seatings together), and so named
+    m = run_table_match(["easy", "random", "random"], deals=10, seed=6, rules=Rules(players=3))
+    keys = [k for k in m.to_dict()["strategies"][0] if k.startswith("score")]
+    assert keys == ["score", "score_per_deal", "score_per_deal_lo", "score_per_deal_hi"]
 
 
 @pytest.mark.parametrize("command", [
