@@ -243,7 +243,7 @@ def show_records(path: Path, deal: int | None, as_json: bool,
         raise UserError(f"--record {path}: " + ("not a regular file" if path.exists()
                                                  else "no such file"))
 
-    of_series = []   # (a record of a series: its "deal" is its series' number, not --deal's)
+    of_series = [False]   # a record of a series seen: its "deal" is its series' number
 
     def chosen():
         for i, rec in enumerate(read_records(path)):
@@ -252,7 +252,7 @@ def show_records(path: Path, deal: int | None, as_json: bool,
                     continue
             elif deal is not None:
                 if "series" in rec:
-                    of_series.append(i)
+                    of_series[0] = True
                     continue
                 if rec.get("deal") != deal:
                     continue
@@ -270,7 +270,7 @@ def show_records(path: Path, deal: int | None, as_json: bool,
         what = (f" of deal {deal} of series {series}" if series is not None else
                 f" of deal {deal}" if deal is not None else "")
         hint = (f"; it holds records of series: pick deal K of series J with --series J "
-                f"--deal K" if of_series else "")
+                f"--deal K" if of_series[0] else "")
         raise UserError(f"{path} holds no record{what}{hint}")
     from .replay import render_record
 

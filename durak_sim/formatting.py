@@ -38,10 +38,12 @@ def secs(x: float) -> str:
     """Seconds with two decimals; a time under a hundredth with two significant digits
     (a short run's kernel time is not "0.00").
 
-    >>> secs(12.345), secs(0.0412), secs(0.00345), secs(0.0)
-    ('12.35', '0.04', '0.0034', '0.00')
+    >>> secs(12.345), secs(0.0412), secs(0.00345), secs(0.00005), secs(0.0)
+    ('12.35', '0.04', '0.0034', '0.000050', '0.00')
     """
-    return f"{x:.2f}" if x >= 0.01 or x <= 0 else f"{x:.2g}"
+    if x >= 0.01 or x <= 0:
+        return f"{x:.2f}"
+    return f"{x:.{1 - math.floor(math.log10(x))}f}"
 
 
 def p_value(p) -> str:

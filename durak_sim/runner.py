@@ -278,8 +278,9 @@ class _Store:
         stale = [p for p in m.partials if (entry_key(p), p["deal_lo"]) == (key, lo)]
         m.partials[:] = [p for p in m.partials if p not in stale]
         m.save(self.out)   # the chunk is finished from here on
-        for p in stale:
-            (self.out / p["file"]).unlink(missing_ok=True)
+        # its partial's file, also one the manifest forgot as damaged (its deals replayed)
+        for rel_p in {p["file"] for p in stale} | {partial_file(*key, lo, hi)}:
+            (self.out / rel_p).unlink(missing_ok=True)
         self._saved()
         if self.config.players > 2:   # (counted when reported, chunk by chunk)
             return rel, sha, None
@@ -303,7 +304,7 @@ class _Store:
         if self.on_saved is not None:
             try:
                 self.on_saved(self.played)
-            except OSError:   # timings are a courtesy: never fail a store for them
+            except (OSError, StorageError):   # timings are a courtesy: never fail a store
                 pass
 
     def chunk(self, key, lo, hi, games) -> None:
@@ -352,25 +353,33 @@ def load_partials(out: Path, manifest: Manifest, config) -> dict:
                 raise StorageError("not the games the manifest says")
             cols = game_arrays(table, config.names,
                                ("deal", seating, *result_keys(config.players)))
+            deals = cols.pop("deal")
+            rots = cols.pop(seating).astype(np.int64)
+            _extra_columns(p, config, deals, rots, cols)
         except (StorageError, OSError, KeyError, ValueError, TypeError):
             print(f"durak-sim: warning: partial chunk {p.get('file')} is missing or damaged; "
                   f"playing its deals again", file=sys.stderr)
             continue
-        deals = cols.pop("deal")
-        rots = cols.pop(seating).astype(np.int64)
-        at = {(int(d), int(r)): g for g, (d, r) in enumerate(zip(deals, rots))}
-        if config.forfeit:   # the forfeits the manifest kept for these games
-            seat = np.full(len(deals), -1, np.int8)
-            for f in p.get("forfeits", []):
-                seat[at[f["deal"], f["seating"]]] = f["seat"]
-            cols[FORFEIT] = seat
-        cols[CAPPED] = np.zeros(len(deals), bool)   # and those the cap on play ended
-        for c in p.get("capped", []):
-            cols[CAPPED][at[c["deal"], c["seating"]]] = True
         found[key] = (int(p["played_hi"]), (deals, rots, cols))
         keep.append(p)
     manifest.partials[:] = keep
     return found
+
+
+def _extra_columns(p: dict, config, deals, rots, cols: dict) -> None:
+    """Into ``cols``: the columns a partial's manifest entry ``p`` keeps beside its games,
+    the forfeits (with ``--forfeit``) and the games the cap on play ended. ``KeyError``: it
+    names a game the partial does not hold."""
+    at = {(int(d), int(r)): g for g, (d, r) in enumerate(zip(deals, rots))}
+    if config.forfeit:
+        seat = np.full(len(deals), -1, np.int8)
+        for f in p.get("forfeits", []):
+            seat[at[f["deal"], f["seating"]]] = f["seat"]
+        cols[FORFEIT] = seat
+    capped = np.zeros(len(deals), bool)
+    for c in p.get("capped", []):
+        capped[at[c["deal"], c["seating"]]] = True
+    cols[CAPPED] = capped
 
 
 # --------------------------------------------------------------------------------------

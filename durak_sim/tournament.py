@@ -514,7 +514,7 @@ def _timing_slot(out: Path) -> int:
 def _write_timing(out: Path, result: TournamentResult, t_start: float, slot: int,
                   running: bool = False) -> None:
     """This session's timings as entry ``slot`` of ``timing.json`` (never part of the
-    report). ``running``: written after a save while it plays, so that a run killed
+    report; a write that fails is passed over). ``running``: written after a save while it plays, so that a run killed
     outright keeps its timing up to its last save (``ended`` stays null)."""
     from .files import atomic_write_text
 
@@ -533,7 +533,10 @@ def _write_timing(out: Path, result: TournamentResult, t_start: float, slot: int
         "ended": None if running else now,
         **({"last_saved": now} if running else {}),
     })
-    atomic_write_text(out / TIMING, json.dumps({"sessions": sessions}, indent=1) + "\n")
+    try:
+        atomic_write_text(out / TIMING, json.dumps({"sessions": sessions}, indent=1) + "\n")
+    except (OSError, StorageError):   # (a courtesy: a run never fails for its timings)
+        pass
 
 
 __all__ = ["CHUNK_DEALS", "DEFAULT_DEALS", "RUNS_DIR", "TournamentConfig",

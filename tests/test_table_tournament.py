@@ -500,7 +500,7 @@ def test_a_teams_field_larger_than_the_table_partners_every_two_equally(tmp_path
     assert teams["team"].nunique() == 10 and teams.groupby("team").size().eq(3).all()
 
 
-def test_a_teams_field_has_each_partnership_against_all_its_opponents(tmp_path):
+def test_a_teams_field_has_each_partnership_against_all_its_opponents(tmp_path, monkeypatch):
     """A teams field of five (15 line-ups): each partnership has a row per pair of opponents
     and one against all of them (opponents ``*``) whose counts are those rows' sums, and
     whose loss interval is the deal-clustered one computed here from the stored games (the
@@ -519,7 +519,16 @@ def test_a_teams_field_has_each_partnership_against_all_its_opponents(tmp_path):
     sums = t[t["opponents"] != "*"].groupby("team")[["games", "won", "lost", "draws"]].sum()
     assert (pooled[["games", "won", "lost", "draws"]] == sums.loc[pooled.index]).all().all()
     assert "| all |" in (out / "report.md").read_text()
-    # the line-ups share their 60 deals: 60 clusters, as the convergence band has them
+    # the line-ups share their 60 deals: 60 clusters, as the convergence band has them, and
+    # the seat tables too
+    from durak_sim import place_stats
+
+    seen = []
+    positions = place_stats._positions_table
+    monkeypatch.setattr(place_stats, "_positions_table",
+                        lambda *a: seen.append(a[-1]) or positions(*a))
+    build_report(out)
+    assert seen == [60, 60]
     s = pd.read_csv(out / "strategies.csv").set_index("strategy")
     c = pd.read_csv(out / "convergence.csv")
     last = c[c["deals"] == 60].set_index("strategy").loc[s.index]
@@ -585,3 +594,15 @@ def test_games_the_cap_on_play_ended_are_kept_through_a_stop_and_told(tmp_path, 
     assert [c for ch in Manifest.load(tmp_path / "b").chunks for c in ch.get("capped", [])] \
         == want
     assert files(tmp_path / "b") == files(tmp_path / "a")
+    # a partial whose manifest entry names a game it does not hold is damaged: its deals
+    # are played again (a warning, never a traceback)
+    monkeypatch.setattr(runner, "play_deals", stop_after_two)
+    calls.clear()
+    with pytest.raises(TournamentInterrupted):
+        run_tournament(field, 1300, 1, tmp_path / "c", 1, progress=False, rules=rules)
+    m = json.loads((tmp_path / "c" / "manifest.json").read_text())
+    m["partials"][0]["capped"][0]["seating"] = 99
+    (tmp_path / "c" / "manifest.json").write_text(json.dumps(m))
+    monkeypatch.setattr(runner, "play_deals", real)
+    run_tournament(resume=True, out=tmp_path / "c", progress=False)
+    assert files(tmp_path / "c") == files(tmp_path / "a")

@@ -119,6 +119,18 @@ def test_cli_tournament_then_report_rebuilds_the_same_bytes(tmp_path):
     assert json.loads((out / "timing.json").read_text())["sessions"][0]["deals_per_s"] > 0
 
 
+def test_a_timing_file_that_cannot_be_written_never_stops_a_run(tmp_path):
+    """timing.json is a courtesy: where it cannot be written (here a folder stands in its
+    place) the tournament still stores every chunk and builds its report."""
+    out = tmp_path / "t"
+    run_tournament(["random", "easy"], 400, 4, out, 1, progress=False, chunk_deals=200)
+    (out / "timing.json").unlink()
+    (out / "timing.json").mkdir()
+    res = run_tournament(["random", "easy"], 1000, 4, out, 1, progress=False, resume=True,
+                         chunk_deals=200)
+    assert res.complete and res.report is not None and len(Manifest.load(out).chunks) == 5
+
+
 def test_threads_and_chunking_do_not_change_the_tables(tmp_path):
     a = run_tournament(["random", "easy"], 3000, 4, tmp_path / "a", 1, progress=False)
     b = run_tournament(["random", "easy"], 3000, 4, tmp_path / "b", 2, progress=False,
