@@ -243,16 +243,17 @@ def show_records(path: Path, deal: int | None, as_json: bool,
         raise UserError(f"--record {path}: " + ("not a regular file" if path.exists()
                                                  else "no such file"))
 
-    of_series = [False]   # a record of a series seen: its "deal" is its series' number
+    of_series = False   # a record of a series seen: its "deal" is its series' number
 
     def chosen():
+        nonlocal of_series
         for i, rec in enumerate(read_records(path)):
             if series is not None:
                 if rec.get("series") != {"series": series, "deal": deal}:
                     continue
             elif deal is not None:
                 if "series" in rec:
-                    of_series[0] = True
+                    of_series = True
                     continue
                 if rec.get("deal") != deal:
                     continue
@@ -270,7 +271,7 @@ def show_records(path: Path, deal: int | None, as_json: bool,
         what = (f" of deal {deal} of series {series}" if series is not None else
                 f" of deal {deal}" if deal is not None else "")
         hint = (f"; it holds records of series: pick deal K of series J with --series J "
-                f"--deal K" if of_series[0] else "")
+                f"--deal K" if of_series else "")
         raise UserError(f"{path} holds no record{what}{hint}")
     from .replay import render_record
 

@@ -188,13 +188,10 @@ class PlaceTally:
         self.seat_pairs = seat_pairs(n, self.teams)
         self.clus = z((n_l, k, len(CLUSTER_COLUMNS)))
         self.team_clus: dict = {}
-        # per line-up and seating: the teams of the even and the odd seats
-        pairs = [[[t[0] for t in team_pair_keys([key[p] for p in perm], self.names)]
-                  for perm in self.seatings[li]]
-                 for li, key in enumerate(self.lineups)] if self.teams else []
-        self.team_names = sorted({t for r in pairs for two in r for t in two})
-        self._team_rows = [np.array([[self.team_names.index(t) for t in two] for two in r],
-                                    np.int64).reshape(-1, 2) for r in pairs]
+        self.team_names = sorted({t for li, key in enumerate(self.lineups)
+                                  for perm in self.seatings[li]
+                                  for t, _ in team_pair_keys([key[p] for p in perm],
+                                                             self.names)}) if self.teams else []
         self.boot_team = z((BOOTSTRAP, 3 * len(self.team_names)))
         self.boot_rates = z((BOOTSTRAP, 4 * k))
         self.boot_pos = z((BOOTSTRAP, 6 * n + 1))
@@ -247,8 +244,7 @@ class PlaceTally:
                                np.asarray(cols["durak_team"])).astype(np.int64)
             self.team[li, :s_count] += np.bincount(seating * 3 + outcome,
                                                    minlength=3 * s_count).reshape(-1, 3)
-            self._add_team_clusters(li, di, n_d, seating, outcome)
-            team_d = self._team_per_deal(li, di, n_d, seating, outcome)
+            team_d = self._add_team_clusters(li, di, n_d, seating, outcome)
         self.bouts = _add_hist(self.bouts, li, np.asarray(cols["bouts"]))
         decisive = np.asarray(cols["outcome"]) != 1
         self.cards = _add_hist(self.cards, li, np.asarray(cols["cards_left"])[decisive])
@@ -264,27 +260,13 @@ class PlaceTally:
         self._add_choices_and_bootstrap(li, first_deal, di, n_d, seating, who, places,
                                         np.hstack([rates, pos, team_d]))
 
-    def _team_per_deal(self, li: int, di: np.ndarray, n_d: int, seating: np.ndarray,
-                       outcome: np.ndarray) -> np.ndarray:
-        """``(n_d, 3T)``: per deal the games lost, drawn and played of each team of
-        ``team_names`` (the partnership on the even seats loses at ``outcome`` 0, the odd
-        one at 1; both draw at 2)."""
-        t = len(self.team_names)
-        idx = self._team_rows[li][seating]                                     # (games, 2)
-        lost = np.stack([outcome == 0, outcome == 1], axis=1)
-        drawn = np.broadcast_to((outcome == 2)[:, None], lost.shape)
-        at = (np.repeat(di, 2) * t + idx.ravel())
-
-        def per_deal(x):
-            return np.bincount(at, weights=np.asarray(x, float).ravel(),
-                               minlength=n_d * t).reshape(n_d, t)
-
-        return np.hstack([per_deal(lost), per_deal(drawn), per_deal(np.ones(lost.shape))])
-
     def _add_team_clusters(self, li: int, di: np.ndarray, n_d: int, seating: np.ndarray,
-                           outcome: np.ndarray) -> None:
+                           outcome: np.ndarray) -> np.ndarray:
         """Add the per-deal sums of squares of each (team, opponents) row's losses and
-        draws (``team_clus``: ``[m m, lost x x, lost x m, drawn x x, drawn x m, deals]``)."""
+        draws (``team_clus``: ``[m m, lost x x, lost x m, drawn x x, drawn x m, deals]``);
+        return per deal the games lost, drawn and played of each team of ``team_names``
+        over its opponents, ``(n_d, 3T)`` (the partnership on the even seats loses at
+        ``outcome`` 0, the odd one at 1; both draw at 2)."""
         from .clustered import per_deal_squares
 
         keys: list = []
@@ -297,10 +279,14 @@ class PlaceTally:
                 rows[g, q] = keys.index(k)
         lost = np.stack([outcome == 0, outcome == 1], axis=1)
         drawn = np.stack([outcome == 2, outcome == 2], axis=1)
-        squares, _ = per_deal_squares(di, n_d, rows[seating], len(keys), lost, drawn)
+        squares, (m, lost_d, drawn_d) = per_deal_squares(di, n_d, rows[seating], len(keys),
+                                                          lost, drawn)
         for r, k in enumerate(keys):
             add = np.append(squares[r], n_d)
             self.team_clus[k] = self.team_clus[k] + add if k in self.team_clus else add
+        team = np.zeros((len(keys), len(self.team_names)))   # each row's team
+        team[np.arange(len(keys)), [self.team_names.index(k[0]) for k in keys]] = 1
+        return np.hstack([lost_d @ team, drawn_d @ team, m @ team])
 
     def _add_clusters(self, li: int, di: np.ndarray, n_d: int, who: np.ndarray, *values
                       ) -> np.ndarray:

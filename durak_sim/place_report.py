@@ -200,7 +200,8 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
           f"percentile intervals from {BOOTSTRAP} resamples of whole deals (every seating "
           f"and line-up of a deal together; Poisson weights drawn from seed {cfg.seed} and "
           f"the deal), widened by the t interval's small-sample factor "
-          f"sqrt(D/(D-1))·t(D-1)/z for D deals (1.0017 at 1,000 deals, 1.0003 at 5,000, 9.2 at two). "
+          f"sqrt(D/(D-1))·t(D-1)/z for D deals (1.0017 at 1,000 deals, 1.0003 at 5,000, "
+          f"9.2 at two). "
           f"Every table below lists the strategies in the order of these ratings.")
     doc.table(["rank", "strategy", "version", "rating", "95% CI", "seat-games"],
               [[i + 1 if np.isfinite(x.rating) else "-", x.strategy, x.version,

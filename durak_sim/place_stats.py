@@ -332,8 +332,8 @@ def _quantiles(x: np.ndarray, conf: float, deals=None, low: float = -np.inf,
     spread stands for (the bootstrap's variance of a mean is ``(D - 1) / D`` of the
     unbiased one; Hesterberg 2015, *What teachers should know about the bootstrap*, The
     American Statistician 69:371, on the percentile interval's narrowness in small
-    samples). At 1,000 deals the factor is 1.0017, at 5,000 1.0003; at two deals, 9.2. Clipped to
-    ``[low, high]``."""
+    samples). At 1,000 deals the factor is 1.0017, at 5,000 1.0003; at two deals, 9.2.
+    Clipped to ``[low, high]``."""
     import scipy.stats
 
     lo = np.full(x.shape[1], np.nan)
@@ -526,11 +526,11 @@ def team_table(tally) -> pd.DataFrame:
         if len(mine) < 2:
             continue
         i = tally.team_names.index(team)
-        played = [li for li, r in enumerate(tally._team_rows) if (r == i).any()]
+        # (its line-ups share the deals: the most deals a row of it had, as _deals_of)
         entries.append(((team, ALL), sum(v for _, v in mine),
                         {j: _boot_var(b[:, [q * t_n + i]], b[:, [2 * t_n + i]])[0]
                          for j, q in ((2, 0), (3, 1))},
-                        max(tally.deals[li] for li in played)))
+                        max(e[3] for e in entries if e[0][0] == team)))
     entries.sort(key=lambda e: (e[0][0], e[0][1] == ALL, e[0][1]))
     games = np.array([v[0] for _, v, _, _ in entries], np.int64)
     units = np.array([u for *_, u in entries], float)

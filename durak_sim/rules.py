@@ -245,8 +245,8 @@ class Rules:
 
         >>> Rules(variant="teams", transfer=True).describe()
         'teams, 4 players, 6 cards, throw-in all, with transfers'
-        >>> Rules(variant="podkidnoy-full", players=3).describe()
-        'podkidnoy-full, 3 players, 6 cards, throw-in all, with multi-card leads and the trump-six swap'
+        >>> Rules(variant="podkidnoy-full").describe()
+        'podkidnoy-full, 2 players, 6 cards, with multi-card leads and the trump-six swap'
         """
         opts = [OPTION_WORDS[k] for k, v in self.to_dict().items()
                 if v is True and k in OPTION_WORDS and OPTION_WORDS[k] != self.variant]

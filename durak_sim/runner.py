@@ -302,10 +302,7 @@ class _Store:
 
     def _saved(self) -> None:
         if self.on_saved is not None:
-            try:
-                self.on_saved(self.played)
-            except (OSError, StorageError):   # timings are a courtesy: never fail a store
-                pass
+            self.on_saved(self.played)
 
     def chunk(self, key, lo, hi, games) -> None:
         self.finish(keep=STORE_QUEUE - 1)
@@ -496,7 +493,8 @@ def play(out: Path, config, manifest: Manifest, threads, progress: bool, console
     """Play (here or on ``cluster``) every chunk of ``config`` not yet in ``manifest`` and
     store it; return what was played. Ctrl-C raises :class:`Stopped` once everything played
     is saved (locally: every finished deal; on a cluster: every finished chunk).
-    ``on_saved(played)`` is called after each save to the manifest, on the store's thread."""
+    ``on_saved(played)`` is called after each save to the manifest, on the store's thread
+    (it must not raise: an error there fails the store)."""
     from .play import resolve_strategies
 
     names = list(config.names)

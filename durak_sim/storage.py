@@ -468,18 +468,14 @@ def _entry_problem(c, partial: bool) -> str | None:
         return f"{c['rows']} rows for {end - lo} deals (two games each)"
     if lineup and (c["rows"] == 0 or c["rows"] % (end - lo)):
         return f"{c['rows']} rows for {end - lo} deals (the same games each)"
-    forfeits = c.get("forfeits", [])
-    if not (isinstance(forfeits, list) and all(
-            isinstance(f, dict) and set(f) == {"deal", "seating", "seat"}
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in f.values())
-            and lo <= f["deal"] < end for f in forfeits)):
-        return "forfeits is not a list of {deal, seating, seat} of its deals"
-    capped = c.get("capped", [])
-    if not (isinstance(capped, list) and all(
-            isinstance(f, dict) and set(f) == {"deal", "seating"}
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in f.values())
-            and lo <= f["deal"] < end for f in capped)):
-        return "capped is not a list of {deal, seating} of its deals"
+    for name, keys in (("forfeits", ("deal", "seating", "seat")),
+                       ("capped", ("deal", "seating"))):   # games listed beside the table
+        games = c.get(name, [])
+        if not (isinstance(games, list) and all(
+                isinstance(f, dict) and set(f) == set(keys)
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in f.values())
+                and lo <= f["deal"] < end for f in games)):
+            return f"{name} is not a list of {{{', '.join(keys)}}} of its deals"
     if not (isinstance(c["sha256"], str) and len(c["sha256"]) == 64
             and all(ch in "0123456789abcdef" for ch in c["sha256"])):
         return "sha256 is not a SHA-256 in hex"

@@ -371,11 +371,11 @@ def _run_locked(out: Path, config: TournamentConfig, manifest: Manifest, resume:
             {"command": command, "package_version": __version__,
              "at": datetime.now().isoformat(timespec="seconds")})
     manifest.save(out)
-    slot = _timing_slot(out)
-    result = _play(out, config, manifest, threads, progress, console, t_start, slot,
+    earlier = _timing_sessions(out)   # (read once: this session's entry follows them)
+    result = _play(out, config, manifest, threads, progress, console, t_start, earlier,
                    prefetch=report, cluster=cluster)
     result.seconds = time.perf_counter() - t_start
-    _write_timing(out, result, t_start, slot)
+    _write_timing(out, result, t_start, earlier)
     if result.complete and report:
         from .report import build_report
 
@@ -392,7 +392,7 @@ def _run_locked(out: Path, config: TournamentConfig, manifest: Manifest, resume:
         result.report_seconds = time.perf_counter() - t
         result.report_cpu_seconds = cpu_seconds() - c
         result.seconds = time.perf_counter() - t_start
-        _write_timing(out, result, t_start, slot)
+        _write_timing(out, result, t_start, earlier)
     return result
 
 
@@ -428,7 +428,7 @@ def _address(cluster) -> str | None:
 
 
 def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, progress,
-          console, t_start: float, slot: int, prefetch: bool = False,
+          console, t_start: float, earlier: list, prefetch: bool = False,
           cluster=None) -> TournamentResult:
     from . import runner
     from .play import default_threads
@@ -452,7 +452,7 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
     def saved(played) -> None:   # this session's timing so far, in case it is killed
         so_far = copy.copy(result)
         _take_played(so_far, played)
-        _write_timing(out, so_far, t_start, slot, running=True)
+        _write_timing(out, so_far, t_start, earlier, running=True)
 
     try:
         played = runner.play(out, config, manifest, threads, progress, console, cluster,
@@ -471,10 +471,7 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
         result.chunks_done = len(stored.done & wanted)
         if exc.played is not None:
             _take_played(result, exc.played)
-        try:
-            _write_timing(out, result, t_start, slot)
-        except (OSError, StorageError):  # pragma: no cover - a courtesy, never an error
-            pass
+        _write_timing(out, result, t_start, earlier)
         raise TournamentInterrupted(out, result.chunks_done, total_chunks, _address(cluster),
                                     partial=len(stored.partials), reason=str(exc) or None
                                     ) from None
@@ -499,6 +496,7 @@ def _take_played(result: TournamentResult, played) -> None:
 
 
 def _timing_sessions(out: Path) -> list:
+    """The sessions ``timing.json`` holds (none when it is missing or unreadable)."""
     try:
         sessions = json.loads((out / TIMING).read_text(encoding="utf-8")).get("sessions", [])
     except (OSError, ValueError, AttributeError):
@@ -506,21 +504,16 @@ def _timing_sessions(out: Path) -> list:
     return sessions if isinstance(sessions, list) else []
 
 
-def _timing_slot(out: Path) -> int:
-    """This session's place in ``timing.json``: after every earlier session's."""
-    return len(_timing_sessions(out))
-
-
-def _write_timing(out: Path, result: TournamentResult, t_start: float, slot: int,
+def _write_timing(out: Path, result: TournamentResult, t_start: float, earlier: list,
                   running: bool = False) -> None:
-    """This session's timings as entry ``slot`` of ``timing.json`` (never part of the
-    report; a write that fails is passed over). ``running``: written after a save while it plays, so that a run killed
-    outright keeps its timing up to its last save (``ended`` stays null)."""
+    """``timing.json``: the ``earlier`` sessions' entries, then this session's (never part
+    of the report; a write that fails is passed over). ``running``: written after a save
+    while it plays, so that a run killed outright keeps its timing up to its last save
+    (``ended`` stays null)."""
     from .files import atomic_write_text
 
-    sessions = _timing_sessions(out)[:slot]
     now = datetime.now().isoformat(timespec="seconds")
-    sessions.append({
+    sessions = [*earlier, {
         "threads": result.threads, "dask_workers": result.workers,
         "deals_played": result.deals_played,
         "games_played": result.games_played,
@@ -532,7 +525,7 @@ def _write_timing(out: Path, result: TournamentResult, t_start: float, slot: int
         "complete": result.complete,
         "ended": None if running else now,
         **({"last_saved": now} if running else {}),
-    })
+    }]
     try:
         atomic_write_text(out / TIMING, json.dumps({"sessions": sessions}, indent=1) + "\n")
     except (OSError, StorageError):   # (a courtesy: a run never fails for its timings)
