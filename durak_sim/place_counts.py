@@ -171,6 +171,7 @@ class PlaceTally:
         s_max = max(len(s) for s in self.seatings)
         z = np.zeros
         self.games, self.deals = z(n_l, np.int64), z(n_l, np.int64)
+        self.spans: list = [[] for _ in range(n_l)]   # per line-up its chunks' deal ranges
         self.place_hist = z((n_l, k, n), np.int64)
         self.lost, self.drawn, self.first = (z((n_l, k), np.int64) for _ in range(3))
         self.seat, self.rel = z((n, 4), np.int64), z((n, 4), np.int64)
@@ -223,6 +224,7 @@ class PlaceTally:
         first_deal = int(deals[0]) if len(deals) else 0
         di = deals - first_deal                                        # deal of each game
         n_d = int(di[-1]) + 1 if len(di) else 0
+        self.spans[li].append((first_deal, first_deal + n_d))
         flat = who.ravel()
 
         def per_strategy(x):
@@ -405,12 +407,32 @@ class PlaceTally:
         n_p = len(self.h2h)
         return np.hstack(per[:3]), np.concatenate([used, n_p + used, 2 * n_p + used])
 
+    def deals_in(self, lineups) -> int:
+        """The deals that any of ``lineups`` (indices) played: the union of their chunks'
+        deal ranges. Every line-up plays the same deals, so in a complete tournament this is
+        each one's deals; an incomplete one stored out of order (dask) may hold different
+        ranges per line-up.
+
+        >>> t = PlaceTally(["a", "b"], 2, [("a", "b")], False, 1, np.array([4]), [[(0, 1)]])
+        >>> t.spans = [[(0, 3), (5, 7), (2, 4)]]
+        >>> t.deals_in([0])
+        6
+        """
+        total, end = 0, None
+        for a, b in sorted(r for li in lineups for r in self.spans[li]):
+            if end is None or a > end:
+                total, end = total + b - a, b
+            elif b > end:
+                total, end = total + b - end, b
+        return total
+
     def merge(self, other: "PlaceTally") -> "PlaceTally":
         """Add ``other`` (a tally of the same tournament) to this one."""
         for f in ("games", "deals", "place_hist", "lost", "drawn", "first", "seat", "rel",
                   "team", "wins", "set_n", "boot_pl", "bucket_place", "boot_place", "h2h",
                   "boot_h2h", "clus", "boot_rates", "boot_pos", "boot_team"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
+        self.spans = [a + b for a, b in zip(self.spans, other.spans)]
         for key, v in other.team_clus.items():
             self.team_clus[key] = self.team_clus[key] + v if key in self.team_clus else v
         for f in ("bouts", "cards"):

@@ -296,10 +296,10 @@ def _over_lineups(per_lineup, tally, *codes: int) -> int:
 def _deals_of(tally, *codes: int) -> int:
     """The deals behind the line-ups that seat every strategy of ``codes``: the clusters
     of their intervals. Every line-up plays the same deals (the seed contract) and the
-    bootstrap resamples a deal in all of them at once, so this is the most any of them
-    played, not their sum."""
-    return int(max((tally.deals[li] for li, c in enumerate(tally.codes)
-                    if all(x in c.tolist() for x in codes)), default=0))
+    bootstrap resamples a deal in all of them at once, so this counts each deal once,
+    however many of them played it (:meth:`PlaceTally.deals_in`)."""
+    return tally.deals_in([li for li, c in enumerate(tally.codes)
+                           if all(x in c.tolist() for x in codes)])
 
 
 def _games_of(tally, code: int) -> int:
@@ -504,6 +504,7 @@ def team_table(tally) -> pd.DataFrame:
     from .place_counts import team_pair_keys
 
     acc: dict = {}
+    played_in: dict = {}                              # per team the line-ups it played in
     for li, key in enumerate(tally.lineups):
         for g, perm in enumerate(tally.seatings[li]):
             even, odd, drawn = tally.team[li, g]
@@ -511,6 +512,7 @@ def team_table(tally) -> pd.DataFrame:
             for q, (lost, won) in enumerate(((even, odd), (odd, even))):
                 r = acc.setdefault(pair_keys[q], np.zeros(4, np.int64))
                 r += (even + odd + drawn, won, lost, drawn)
+                played_in.setdefault(pair_keys[q][0], set()).add(li)
     rows = sorted((k, v) for k, v in acc.items() if v[0])
     # team_clus: [m m, lost x x, lost x m, drawn x x, drawn x m, deals]
     c = np.array([tally.team_clus.get(k, np.full(6, np.nan)) for k, _ in rows]).reshape(-1, 6)
@@ -526,11 +528,10 @@ def team_table(tally) -> pd.DataFrame:
         if len(mine) < 2:
             continue
         i = tally.team_names.index(team)
-        # (its line-ups share the deals: the most deals a row of it had, as _deals_of)
-        entries.append(((team, ALL), sum(v for _, v in mine),
+        entries.append(((team, ALL), sum(v for _, v in mine),     # (each deal once)
                         {j: _boot_var(b[:, [q * t_n + i]], b[:, [2 * t_n + i]])[0]
                          for j, q in ((2, 0), (3, 1))},
-                        max(e[3] for e in entries if e[0][0] == team)))
+                        tally.deals_in(sorted(played_in[team]))))
     entries.sort(key=lambda e: (e[0][0], e[0][1] == ALL, e[0][1]))
     games = np.array([v[0] for _, v, _, _ in entries], np.int64)
     units = np.array([u for *_, u in entries], float)

@@ -228,6 +228,34 @@ def test_tallies_of_parts_merge_to_the_tally_of_the_whole():
         np.testing.assert_array_equal(getattr(merged, f), getattr(whole, f), err_msg=f)
 
 
+def test_a_field_stored_out_of_order_counts_each_deal_once():
+    """An incomplete field whose line-ups hold different deal ranges (dask stores chunks in
+    any order): the deals behind a strategy's intervals are the union of its line-ups'
+    ranges, and a part merged in adds its ranges."""
+    cfg = make_config(["random", "easy", "normal", "hard"], deals=10, seed=1,
+                      rules=Rules(players=3))
+    t = PlaceTally.of(cfg)
+    one = {"place0": [1], "place1": [2], "place2": [3], "outcome": [0], "durak": [2],
+           "durak_team": [-1], "first_attacker": [0], "bouts": [9], "cards_left": [4]}
+    seatings = len(cfg.seatings(cfg.lineups()[0]))
+
+    def add(tally, key, first, n):
+        deals = np.repeat(np.arange(first, first + n), seatings)
+        cols = {c: np.tile(np.array(v), len(deals)) for c, v in one.items()}
+        tally.add(key, deals, np.tile(np.arange(seatings), n), cols)
+
+    lineups = cfg.lineups()
+    add(t, lineups[0], 0, 4)                                  # deals 0-3
+    add(t, lineups[1], 2, 4)                                  # deals 2-5
+    code = {x: i for i, x in enumerate(t.names)}
+    shared = [x for x in lineups[0] if x in lineups[1]][0]
+    assert ps._deals_of(t, code[shared]) == 6
+    assert ps._deals_of(t, *(code[x] for x in lineups[0])) == 4
+    part = PlaceTally.of(cfg)
+    add(part, lineups[1], 8, 2)                               # deals 8-9
+    assert t.merge(part).deals_in([1]) == 6 and ps._deals_of(t, code[shared]) == 8
+
+
 def test_tables_of_a_hand_made_chunk():
     cfg, t = _hand_tally()
     s = ps.strategy_table(t).set_index("strategy")
