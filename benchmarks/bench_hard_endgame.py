@@ -3,6 +3,7 @@ cap bites.
 
     python benchmarks/bench_hard_endgame.py [--deals 10000] [--opponent normal] [--seed 11]
                                             [--jobs 2] [--verify-cap 20000000]
+                                            [--retry-cap 0] [--retry-log2 22]
                                             [--rules NAME] [--players N] [--lead-multiple]
                                             [--rotate]
                                             [--dump-capped FILE] [--dump-decisions FILE]
@@ -38,10 +39,12 @@ code, ``durak_sim.actions``). It is a fixed log of real endgame calls, which
 node counts then compare two solver versions exactly on the same positions (hard's own play,
 and so the positions it reaches, changes with its solver).
 
-The independent solves get ``--verify-cap`` nodes each (0: none); a decision whose check
-ran out of nodes is counted ``unverified``, never as kept (``unverified_uncapped``: those
-of them whose own search was not capped). Prints one JSON line; the exit
-code is 1 when any decision left the value.
+The independent solves get ``--verify-cap`` nodes each (0: none). A decision whose own
+search was not capped but whose check ran out of nodes is checked again with
+``--retry-cap`` nodes and a table of ``2**--retry-log2`` entries (``verified_on_retry``);
+a decision whose check still ran out is counted ``unverified``, never as kept
+(``unverified_uncapped``: those of them whose own search was not capped). Prints one JSON
+line; the exit code is 1 when any decision left the value.
 """
 from __future__ import annotations
 
@@ -108,7 +111,8 @@ def _value(game, seats, tt, stamp, cap, stats) -> int | None:
 
 def run(args: tuple) -> dict:
     """One worker: the deals ``lo..hi-1`` of the seed, every seating of hard."""
-    seed, lo, hi, opponent, verify_cap, log2, dump_all, rules_dict, rotate = args
+    (seed, lo, hi, opponent, verify_cap, log2, dump_all, rules_dict, rotate, retry_cap,
+     retry_log2) = args
     from durak_sim.kernel import solver, vsolver
     from durak_sim.observation import O_STOCK
     from durak_sim.reference import (ReferenceGame, decisions, endgame_position,
@@ -124,10 +128,12 @@ def run(args: tuple) -> dict:
     n = rules.players
     strategies = {HARD: get_strategy(HARD), opponent: get_strategy(opponent)}
     tt = vsolver.new_table(log2)  # serves both searches
+    big = None                    # the retries' table, made at the first retry
     stats = np.zeros(solver.STATS_SIZE, np.int64)
     stamp = 0
     out = {"games": 0, "endgame_decisions": 0, "cap_hits": 0, "kept": 0, "left": 0,
-           "left_uncapped": 0, "unverified": 0, "unverified_uncapped": 0, "hard_wins": 0,
+           "left_uncapped": 0, "unverified": 0, "unverified_uncapped": 0,
+           "verified_on_retry": 0, "hard_wins": 0,
            "hard_durak": 0, "times": [],
            "left_examples": [], "deal_decisions": [], "deal_caps": [], "capped_positions": [],
            "decisions": [], "by_cards": {}}
@@ -148,6 +154,7 @@ def run(args: tuple) -> dict:
                     stamp += 1
                     before = _value(game, seats, tt, stamp, verify_cap, stats)
                     position = endgame_position(game)
+                    pre = game.copy() if before is None and retry_cap else None
                 t = time.perf_counter()
                 code = int(strategies[names[seat]].decide(
                     obs, legal_array(legal), hist_for_strategy(game), rngs[seat], mems[seat]))
@@ -171,6 +178,16 @@ def run(args: tuple) -> dict:
                     row[1] += capped
                     stamp += 1
                     after = _value(game, seats, tt, stamp, verify_cap, stats)
+                    if retry_cap and not capped and (before is None or after is None):
+                        big = vsolver.new_table(retry_log2) if big is None else big
+                        if before is None:
+                            stamp += 1
+                            before = _value(pre, seats, big, stamp, retry_cap, stats)
+                        if after is None:
+                            stamp += 1
+                            after = _value(game, seats, big, stamp, retry_cap, stats)
+                        out["verified_on_retry"] += int(before is not None
+                                                        and after is not None)
                     if before is None or after is None:
                         out["unverified"] += 1
                         out["unverified_uncapped"] += 1 - capped
@@ -226,6 +243,11 @@ def main(argv=None) -> int:
     ap.add_argument("--verify-cap", type=int, default=20_000_000,
                     help="node cap of each independent check (0: none)")
     ap.add_argument("--tt-log2", type=int, default=20, help="the checker's table size")
+    ap.add_argument("--retry-cap", type=int, default=0,
+                    help="node cap of a second check of an uncapped decision whose check "
+                         "ran out (0: none)")
+    ap.add_argument("--retry-log2", type=int, default=22,
+                    help="the second check's table size")
     ap.add_argument("--rules", default="podkidnoy", help="the ruleset (docs/rulesets.md)")
     ap.add_argument("--players", type=int, default=None, help="seats (default: the ruleset's)")
     ap.add_argument("--lead-multiple", action="store_true", help="multi-card leads (R8.1)")
@@ -246,13 +268,14 @@ def main(argv=None) -> int:
     # load (or compile) everything once before the workers start, and time it apart
     t = time.perf_counter()
     run((args.seed, 0, 1, args.opponent, args.verify_cap, args.tt_log2, False, rules,
-         args.rotate))
+         args.rotate, 0, args.retry_log2))
     compile_s = time.perf_counter() - t
 
     jobs = max(1, args.jobs)
     cuts = np.linspace(0, args.deals, jobs + 1).astype(int)
     parts = [(args.seed, int(a), int(b), args.opponent, args.verify_cap, args.tt_log2,
-              args.dump_decisions is not None, rules, args.rotate)
+              args.dump_decisions is not None, rules, args.rotate, args.retry_cap,
+              args.retry_log2)
              for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
     t = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
@@ -260,7 +283,8 @@ def main(argv=None) -> int:
     wall = time.perf_counter() - t
     total = {k: sum(r[k] for r in results) for k in
              ("games", "endgame_decisions", "cap_hits", "kept", "left", "left_uncapped",
-              "unverified", "unverified_uncapped", "hard_wins", "hard_durak")}
+              "unverified", "unverified_uncapped", "verified_on_retry", "hard_wins",
+              "hard_durak")}
     times = np.concatenate([np.array(r["times"], float) for r in results]) * 1000
     deal_caps = np.concatenate([np.array(r["deal_caps"], np.int64) for r in results])
     deal_decisions = np.concatenate([np.array(r["deal_decisions"], np.int64)
@@ -284,7 +308,8 @@ def main(argv=None) -> int:
             "endgame_mean_ms": round(float(times.mean()), 4) if len(times) else None,
             "endgame_p99_ms": round(float(np.percentile(times, 99)), 4) if len(times) else None,
             "endgame_max_ms": round(float(times.max()), 2) if len(times) else None,
-            "verify_cap": args.verify_cap, "wall_s": round(wall, 1),
+            "verify_cap": args.verify_cap, "retry_cap": args.retry_cap,
+            "wall_s": round(wall, 1),
             "compile_s": round(compile_s, 2),
             "left_examples": [e for r in results for e in r["left_examples"]][:5]}
     print(json.dumps(line), flush=True)

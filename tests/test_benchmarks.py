@@ -77,12 +77,16 @@ def test_hard_endgame_benchmark_checks_every_endgame_decision(tmp_path):
                          ids=["perevodnoy", "four-players"])
 def test_replay_is_hard_s_search_at_every_table(tmp_path, extra):
     """A log of the transfer game (the variant search) or of a larger table (the plain
-    solver with the general settings) replays as hard played it."""
+    solver with the general settings) replays as hard played it. (The checks get one node,
+    so every uncapped decision is checked again, with the second check's cap.)"""
     log = tmp_path / "decisions.jsonl"
     line = json.loads(subprocess.run(
         [sys.executable, str(BENCH / "bench_hard_endgame.py"), "--deals", "12", "--jobs", "1",
-         "--verify-cap", "1", "--dump-decisions", str(log), *extra],
+         "--verify-cap", "1", "--retry-cap", "100000000", "--retry-log2", "18",
+         "--dump-decisions", str(log), *extra],
         capture_output=True, text=True, check=True).stdout)
+    assert line["unverified_uncapped"] == line["left"] == 0 < line["verified_on_retry"]
+    assert line["kept"] == line["endgame_decisions"] - line["unverified"]
     replay = json.loads(subprocess.run(
         [sys.executable, str(BENCH / "bench_solver.py"), "--replay", str(log)],
         capture_output=True, text=True, check=True).stdout)
