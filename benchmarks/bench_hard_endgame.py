@@ -7,6 +7,7 @@ cap bites.
                                             [--rules NAME] [--players N] [--lead-multiple]
                                             [--rotate]
                                             [--dump-capped FILE] [--dump-decisions FILE]
+                                            [--dump-unverified FILE]
 
 Plays ``--deals`` deals once for each seat of hard (two players: hard in seat 0, then in
 seat 1; ``--rotate``: one game a deal, hard in seat ``deal % players``) against
@@ -43,7 +44,9 @@ The independent solves get ``--verify-cap`` nodes each (0: none). A decision who
 search was not capped but whose check ran out of nodes is checked again with
 ``--retry-cap`` nodes and a table of ``2**--retry-log2`` entries (``verified_on_retry``);
 a decision whose check still ran out is counted ``unverified``, never as kept
-(``unverified_uncapped``: those of them whose own search was not capped). Prints one JSON
+(``unverified_uncapped``: those of them whose own search was not capped;
+``--dump-unverified FILE`` writes these in ``--dump-decisions``' form, for a check with
+``durak-sim solve``: hard's action kept the value when it is among the optimal ones). Prints one JSON
 line; the exit code is 1 when any decision left the value.
 """
 from __future__ import annotations
@@ -136,7 +139,7 @@ def run(args: tuple) -> dict:
            "verified_on_retry": 0, "hard_wins": 0,
            "hard_durak": 0, "times": [],
            "left_examples": [], "deal_decisions": [], "deal_caps": [], "capped_positions": [],
-           "decisions": [], "by_cards": {}}
+           "decisions": [], "unverified_positions": [], "by_cards": {}}
     for deal in range(lo, hi):
         decisions0, caps0 = out["endgame_decisions"], out["cap_hits"]
         for hard_seat in ([deal % n] if rotate else range(n)):
@@ -191,6 +194,10 @@ def run(args: tuple) -> dict:
                     if before is None or after is None:
                         out["unverified"] += 1
                         out["unverified_uncapped"] += 1 - capped
+                        if not capped:
+                            out["unverified_positions"].append(json.dumps(
+                                {"deal": deal, "hard_seat": hard_seat, "action": code,
+                                 "position": position}))
                     elif before == after:
                         out["kept"] += 1
                     else:
@@ -246,6 +253,8 @@ def main(argv=None) -> int:
     ap.add_argument("--retry-cap", type=int, default=0,
                     help="node cap of a second check of an uncapped decision whose check "
                          "ran out (0: none)")
+    ap.add_argument("--dump-unverified", metavar="FILE", default=None,
+                    help="write the uncapped decisions left unverified here (JSON Lines)")
     ap.add_argument("--retry-log2", type=int, default=22,
                     help="the second check's table size")
     ap.add_argument("--rules", default="podkidnoy", help="the ruleset (docs/rulesets.md)")
@@ -316,9 +325,11 @@ def main(argv=None) -> int:
     if args.dump_capped:
         with open(args.dump_capped, "w", encoding="utf-8") as f:
             f.writelines(p + "\n" for r in results for p in r["capped_positions"])
-    if args.dump_decisions:
-        with open(args.dump_decisions, "w", encoding="utf-8") as f:
-            f.writelines(p + "\n" for r in results for p in r["decisions"])
+    for path, key in ((args.dump_decisions, "decisions"),
+                      (args.dump_unverified, "unverified_positions")):
+        if path:
+            with open(path, "w", encoding="utf-8") as f:
+                f.writelines(p + "\n" for r in results for p in r[key])
     return 1 if total["left"] else 0
 
 

@@ -33,7 +33,8 @@ def test_hard_endgame_benchmark_checks_every_endgame_decision(tmp_path):
     log = tmp_path / "decisions.jsonl"
     out = subprocess.run([sys.executable, str(BENCH / "bench_hard_endgame.py"), "--deals", "10",
                           "--jobs", "1", "--verify-cap", "1000000", "--tt-log2", "16",
-                          "--dump-capped", str(dump), "--dump-decisions", str(log)],
+                          "--dump-capped", str(dump), "--dump-decisions", str(log),
+                          "--dump-unverified", str(tmp_path / "unverified.jsonl")],
                          capture_output=True, text=True, check=True).stdout
     line = json.loads(out)
     assert line["bench"] == "hard-endgame" and line["games"] == 20
@@ -53,6 +54,8 @@ def test_hard_endgame_benchmark_checks_every_endgame_decision(tmp_path):
     lines = dump.read_text().splitlines()
     assert len(lines) == line["cap_hits"]
     assert all(Position.from_json(x).to_move is not None for x in lines)
+    unverified = (tmp_path / "unverified.jsonl").read_text().splitlines()
+    assert len(unverified) == line["unverified_uncapped"]
 
     # the log of every endgame call, solved again in order (bench_solver.py --replay): the
     # replay is hard's own search, so it takes every logged action again
