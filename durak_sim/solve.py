@@ -391,13 +391,14 @@ def solve(position: Position, node_cap: int = 0, order_nodes: int = 0, time_limi
 
 def solve_many(positions: Iterable[Position], node_cap: int = 0, order_nodes: int = 0,
                time_limit: float = 0,
-               progress: Callable[[int, SolveProgress], None] | None = None
-               ) -> Iterator[SolveResult]:
-    """``solve`` of each position in turn, sharing one table (allocated once per call);
-    the budgets apply to each position, ``progress`` gets the position's index too."""
+               progress: Callable[[int, SolveProgress], None] | None = None,
+               table_log2: int = TABLE_LOG2) -> Iterator[SolveResult]:
+    """``solve`` of each position in turn, sharing one table of ``2**table_log2`` entries
+    (allocated once per call; 32 bytes an entry, bigger tables help huge searches); the
+    budgets apply to each position, ``progress`` gets the position's index too."""
     solver = None
     for i, p in enumerate(positions):
         if solver is None:
-            solver = _Solver()
+            solver = _Solver(table_log2)
         report = None if progress is None else (lambda snap, i=i: progress(i, snap))
         yield solver.solve(p, node_cap, order_nodes, time_limit, report)

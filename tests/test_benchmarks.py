@@ -102,6 +102,42 @@ def test_replay_is_hard_s_search_at_every_table(tmp_path, extra):
                                                        hard.LOG2_TT_GENERAL)
 
 
+def test_unverified_decisions_are_checked_by_the_optimal_set(tmp_path):
+    """Decisions no value check settled (here every one: the checks get one node) are
+    checked again through durak-sim's solve: hard's action among the optimal ones."""
+    dump = tmp_path / "unverified.jsonl"
+    line = json.loads(subprocess.run(
+        [sys.executable, str(BENCH / "bench_hard_endgame.py"), "--deals", "8", "--jobs", "1",
+         "--players", "4", "--rotate", "--verify-cap", "1", "--dump-unverified", str(dump)],
+        capture_output=True, text=True, check=True).stdout)
+    out = subprocess.run([sys.executable, str(BENCH / "check_unverified.py"), str(dump),
+                          "--max-nodes", "50000000", "--table-log2", "18"],
+                         capture_output=True, text=True, check=True).stdout
+    *rows, summary = [json.loads(x) for x in out.splitlines()]
+    assert summary["bench"] == "check-unverified"
+    assert summary["decisions"] == len(rows) == line["unverified_uncapped"] > 0
+    assert summary["kept"] == len(rows) and all(r["kept"] for r in rows)
+
+
+def test_the_unverified_check_reads_bounds_when_the_set_is_cut_short():
+    from types import SimpleNamespace as R
+
+    sys.path.insert(0, str(BENCH))
+    try:
+        from check_unverified import verdict
+    finally:
+        sys.path.remove(str(BENCH))
+
+    assert verdict(R(exact=True, best_actions=["defend 9S KH", "take"]), "defend 9S")
+    assert not verdict(R(exact=True, best_actions=["take"]), "defend 9S")
+    cut = R(exact=False, bounds=(1, 1), action_bounds={"attack AD": (1, 1),
+                                                       "attack AH": (-1, 1),
+                                                       "stop": (-1, -1)})
+    assert verdict(cut, "attack AD") is True and verdict(cut, "attack AH") is None
+    assert verdict(cut, "stop") is False and verdict(cut, "attack 6S") is None
+    assert verdict(R(exact=False, bounds=(-1, 1), action_bounds={}), "take") is None
+
+
 def test_solve_limits_benchmark_prints_json_lines():
     out = subprocess.run([sys.executable, str(BENCH / "bench_solve_limits.py"), "--reps", "1",
                           "--cli", "--cli-time-limit", "0.5"],
