@@ -114,6 +114,7 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
     from .human import ATLASNYE, PlaySession, Quit, Screen
     from .play import prepare
     from .records import write_records
+    from .stopping import held_interrupts
 
     load_plugins(plugins)
     apply_engine_settings(engine_timeout)
@@ -157,9 +158,16 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
     except KeyboardInterrupt:
         status = "interrupted"
     except (StrategyFailure, BrokenPipeError):   # (stdout closed: | head, say)
-        write_records(path, [session.record()])
+        with held_interrupts():
+            write_records(path, [session.record()])
         raise
-    _keep_record(path, session.record())
+    # a second stop while the record is written (or a kill that came twice at once) waits
+    # for it; once the game was stopped it has nothing more to stop
+    held = held_interrupts(reraise=False)
+    with held:
+        _keep_record(path, session.record())
+    if held.hit and status != "interrupted":
+        raise KeyboardInterrupt
     if status == "over":
         for line in session.result_lines():
             screen.say(f"[bold]{line}[/]")

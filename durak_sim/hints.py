@@ -9,30 +9,6 @@ from .observation import (O_ATTACKER, O_BOUT_LIMIT, O_DISCARD, O_HAND, O_PLAYERS
                           O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING, O_TRUMP_SUIT)
 from .views import table_pairs
 
-class _no_interrupt:
-    """Hold a Ctrl-C (SIGINT) back until the block ends, then raise it (main thread)."""
-
-    def __enter__(self):
-        import signal
-        import threading
-
-        self._old = None
-        if threading.current_thread() is threading.main_thread() and \
-                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            self._hit = []
-            self._old = signal.signal(signal.SIGINT, lambda *a: self._hit.append(1))
-        return self
-
-    def __exit__(self, *exc):
-        if self._old is not None:
-            import signal
-
-            signal.signal(signal.SIGINT, self._old)
-            if self._hit and exc[0] is None:
-                raise KeyboardInterrupt
-        return False
-
-
 #: the solver's budgets per legal move of a hint (a capped search gives bounds)
 HINT_NODES, HINT_SECONDS = 2_000_000, 2.0
 

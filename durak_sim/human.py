@@ -26,7 +26,8 @@ from .observation import (O_ATTACKER, O_BOUT_LIMIT, O_BOUTS, O_DEFENDER, O_DISCA
 from .seeding import HINT_STREAM, stream_start
 from .views import action_target, table_pairs
 
-from .hints import _no_interrupt, endgame_position, endgame_values  # noqa: F401
+from .hints import endgame_position, endgame_values  # noqa: F401
+from .stopping import held_interrupts
 from .human_input import (ATLASNYE, HELP, _role, parse_card_word, parse_input,  # noqa: F401
                           show_card)
 
@@ -330,7 +331,7 @@ class PlaySession:
         seat_obs = g.observation(seat)
         phase = int(seat_obs[O_PHASE])
         target = action_target(seat_obs, code)
-        with _no_interrupt():   # Ctrl-C waits for the action: the record stays whole
+        with held_interrupts():   # Ctrl-C waits for the action: the record stays whole
             g.apply(code)
         s.say(self._describe(seat, code, phase, target, seat_obs, forced))
         if code == TAKE:

@@ -108,3 +108,42 @@ class StopFlag:
 
     def __bool__(self) -> bool:
         return self.event.is_set()
+
+
+class held_interrupts:
+    """Hold a Ctrl-C (SIGINT), and a kill that the command passes on as one (SIGTERM,
+    SIGHUP: ``cli.py``), back until the block ends (main thread only), so that a file
+    being written or an action being applied stays whole. ``hit`` says whether one came;
+    with ``reraise`` (the default) it is raised as KeyboardInterrupt when the block ends
+    without an error of its own.
+
+    A kill can come twice at once: ``timeout`` sends its signal to the command and then to
+    its process group, and the second may arrive while the first one's stop is being
+    written. Held, it cannot cut that short."""
+
+    def __init__(self, reraise: bool = True):
+        self.reraise = reraise
+        self.hit = False
+        self._old: dict = {}
+
+    def __enter__(self):
+        if threading.current_thread() is not threading.main_thread():
+            return self
+
+        def hold(*_):
+            self.hit = True
+
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            handler = signal.getsignal(sig)
+            if handler is signal.default_int_handler or \
+                    getattr(handler, "stops_like_ctrl_c", False):
+                self._old[sig] = signal.signal(sig, hold)
+        return self
+
+    def __exit__(self, *exc):
+        for sig, handler in self._old.items():
+            signal.signal(sig, handler)
+        self._old = {}
+        if self.hit and self.reraise and exc[0] is None:
+            raise KeyboardInterrupt
+        return False

@@ -82,6 +82,40 @@ def test_ctrl_c_prints_the_command_and_keeps_exit_code_130(tmp_path, monkeypatch
                                          "--rules podkidnoy --players 3"]
 
 
+def test_a_second_stop_while_the_record_is_written_waits_for_it(tmp_path, monkeypatch):
+    """``timeout`` sends its kill to the command and then to its process group: the second
+    can come while the first one's stop writes the record. It used to cut the write short
+    (no record, no closing lines); it now waits for the record and changes nothing."""
+    import os
+    import signal
+
+    from rich.console import Console
+
+    import durak_sim.records as records
+
+    answers = iter(["1"])
+
+    def read(self, prompt=""):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    real = records.write_records
+
+    def write_interrupted(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)       # the second stop, during the write
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(Console, "input", read)
+    monkeypatch.setattr(records, "write_records", write_interrupted)
+    res = _play(["--ai", "easy", "--seed", "3"], tmp_path / "k.jsonl", "")
+    assert res.exit_code == 130, res.output
+    assert "stopped after" in res.output and "record: " in res.output
+    (rec,) = read_records(tmp_path / "k.jsonl")
+    assert rec["unfinished"]
+
+
 def test_a_finished_game_keeps_its_line(tmp_path):
     res = _play(["--ai", "random", "--seed", "2", "--deal", "1"], tmp_path / "d.jsonl",
                 "1\n" * 300)
