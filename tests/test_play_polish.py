@@ -63,7 +63,8 @@ def test_a_stopped_game_prints_the_command_of_its_deal(tmp_path, stdin, said):
     assert a["unfinished"] and a == b
 
 
-def test_ctrl_c_prints_the_command_and_keeps_exit_code_130(tmp_path, monkeypatch):
+def _one_answer_then_ctrl_c(monkeypatch) -> None:
+    """The person answers "1" once, then presses Ctrl-C at the next prompt."""
     from rich.console import Console
 
     answers = iter(["1"])
@@ -75,6 +76,10 @@ def test_ctrl_c_prints_the_command_and_keeps_exit_code_130(tmp_path, monkeypatch
             raise KeyboardInterrupt from None
 
     monkeypatch.setattr(Console, "input", read)
+
+
+def test_ctrl_c_prints_the_command_and_keeps_exit_code_130(tmp_path, monkeypatch):
+    _one_answer_then_ctrl_c(monkeypatch)
     res = _play(["--ai", "easy,random", "--seed", "4"], tmp_path / "c.jsonl", "")
     assert res.exit_code == 130, res.output
     assert "stopped after" in res.output
@@ -89,17 +94,7 @@ def test_a_second_stop_while_the_record_is_written_waits_for_it(tmp_path, monkey
     import os
     import signal
 
-    from rich.console import Console
-
     import durak_sim.records as records
-
-    answers = iter(["1"])
-
-    def read(self, prompt=""):
-        try:
-            return next(answers)
-        except StopIteration:
-            raise KeyboardInterrupt from None
 
     real = records.write_records
 
@@ -107,7 +102,7 @@ def test_a_second_stop_while_the_record_is_written_waits_for_it(tmp_path, monkey
         os.kill(os.getpid(), signal.SIGINT)       # the second stop, during the write
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(Console, "input", read)
+    _one_answer_then_ctrl_c(monkeypatch)
     monkeypatch.setattr(records, "write_records", write_interrupted)
     res = _play(["--ai", "easy", "--seed", "3"], tmp_path / "k.jsonl", "")
     assert res.exit_code == 130, res.output
