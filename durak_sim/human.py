@@ -139,6 +139,7 @@ class PlaySession:
         self._hinter = None
         self.advisor = advisor   # the Strategy whose advice hint shows (None: the strongest)
         self._took = False
+        self._full_told = None   # (bout, attacks) whose full bout was told
         self.quit = False
 
     # -- who is who ---------------------------------------------------------------------
@@ -333,14 +334,16 @@ class PlaySession:
         target = action_target(seat_obs, code)
         with held_interrupts():   # Ctrl-C waits for the action: the record stays whole
             g.apply(code)
-        s.say(self._describe(seat, code, phase, target, seat_obs, forced))
+        told = self._describe(seat, code, phase, target, seat_obs, forced)
+        if told is not None:
+            s.say(told)
         if code == TAKE:
             self._took = True
         after = g.observation(0)
         if g.is_over() or int(after[O_BOUTS]) != int(before[O_BOUTS]):
             self._bout_over(seat, code, before, after)
 
-    def _describe(self, seat, code, phase, target, obs, forced) -> str:
+    def _describe(self, seat, code, phase, target, obs, forced) -> str | None:
         s = self.screen
         only = " (the only move)" if forced else ""
         card = action_card(code)
@@ -363,6 +366,11 @@ class PlaySession:
             if forced and phase == PHASE_ATTACK:
                 limit = int(obs[O_BOUT_LIMIT])
                 if int(obs[O_N_ATTACKS]) >= limit:   # (the limit, not the cards, stops it)
+                    # once a bout: at a larger table every attacker asked stops in turn
+                    full = (int(obs[O_BOUTS]), int(obs[O_N_ATTACKS]))
+                    if self._full_told == full:
+                        return None
+                    self._full_told = full
                     return f"the bout is full: {limit} attack card{'s' if limit != 1 else ''} " \
                            f"(R3.4)"
                 return ("you have" if seat == 0 else f"{self.who(seat)} has") + \
