@@ -104,11 +104,12 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
     first = words[0].lower()
     if len(words) == 1 and first in COMMANDS:
         return Parsed(COMMANDS[first])
-    if len(words) == 1 and first.isascii() and first.isdecimal():   # (not "٣", "１")
-        k = int(first) if len(first) < 10 else -1
-        if 1 <= k <= len(codes):
+    digits = first[1:] if first[:1] in "+-" else first
+    if len(words) == 1 and digits.isascii() and digits.isdecimal():   # (not "٣", "１")
+        k = int(first) if len(digits) < 10 else -1
+        if 1 <= k <= len(codes) and first[0] != "-":
             return Parsed("action", code=codes[k - 1])
-        shown = k if k >= 0 else first[:6] + "..."
+        shown = first if len(digits) < 10 else first[:6] + "..."
         return Parsed("error", message=f"there is no move {shown}: choose 1-{len(codes)}")
     if len(words) > 1 and all(w.isascii() and w.isdecimal() for w in words):
         return Parsed("error", message=f"one move at a time: type one move's number "

@@ -129,6 +129,7 @@ def test_junk_illegal_take_throw_in_hint_and_quit(tmp_path):
                    "--advisor", "hard"], tmp_path)   # (expert's hint: in-process, below)
     child.expect_exact(PROMPT)
     for junk, answer in [("junk", "I do not understand"), ("99", "there is no move 99"),
+                         ("-1", "there is no move -1"),
                          ("defend", "defend which card?"), ("", "your move, ")]:
         child.sendline(junk)
         child.expect_exact(answer)
