@@ -19,7 +19,8 @@ import time
 
 
 def verdict(result, action: str) -> bool | None:
-    """True when ``action`` (record notation without a defence's target) provably keeps
+    """True when ``action`` (hard's, in record notation: a defence's target only when its
+    code names one; the solver's actions name it always) provably keeps
     the value of the solved position, False when it provably does not, None when the
     budget left it open."""
     def mine(a: str) -> bool:

@@ -158,16 +158,23 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
     except KeyboardInterrupt:
         status = "interrupted"
     except (StrategyFailure, BrokenPipeError):   # (stdout closed: | head, say)
-        with held_interrupts():
+        with held_interrupts(reraise=False):        # (the failure is what to report)
             write_records(path, [session.record()])
         raise
-    # a second stop while the record is written (or a kill that came twice at once) waits
-    # for it; once the game was stopped it has nothing more to stop
-    held = held_interrupts(reraise=False)
-    with held:
+    # a stop while the record and the closing lines are written (a second one, or a kill
+    # that came twice at once: ``timeout``) waits for them, then ends the command (130)
+    with held_interrupts(reraise=False) as held:
         _keep_record(path, session.record())
-    if held.hit and status != "interrupted":
-        raise KeyboardInterrupt
+        _closing_lines(screen, session, status, path,
+                       _again_command(seed, deal, ais, rules, plugins))
+        sys.stdout.flush()
+    if status == "interrupted" or held.hit:
+        raise ExitNow(130)
+
+
+def _closing_lines(screen, session, status: str, path: Path, again: str) -> None:
+    """The result (or where the game stopped), the deal as dealt, the record and the
+    command that plays the deal again."""
     if status == "over":
         for line in session.result_lines():
             screen.say(f"[bold]{line}[/]")
@@ -180,10 +187,7 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
         screen.say(line)
     screen.say(f"record: {path}  (durak-sim replay --record {path})")
     screen.say("the deal again" + (" from its start" if status != "over" else "") +
-               f": {_again_command(seed, deal, ais, rules, plugins)}")
-    sys.stdout.flush()
-    if status == "interrupted":
-        raise ExitNow(130)
+               f": {again}")
 
 
 def _again_command(seed: int, deal: int, ais, rules, plugins=()) -> str:

@@ -104,10 +104,10 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
     first = words[0].lower()
     if len(words) == 1 and first in COMMANDS:
         return Parsed(COMMANDS[first])
-    digits = first[1:] if first[:1] in "+-" else first
+    digits = first[1:] if first[:1] == "-" else first   # (-1: no such move, as 0 is)
     if len(words) == 1 and digits.isascii() and digits.isdecimal():   # (not "٣", "１")
         k = int(first) if len(digits) < 10 else -1
-        if 1 <= k <= len(codes) and first[0] != "-":
+        if 1 <= k <= len(codes):
             return Parsed("action", code=codes[k - 1])
         shown = first if len(digits) < 10 else first[:6] + "..."
         return Parsed("error", message=f"there is no move {shown}: choose 1-{len(codes)}")

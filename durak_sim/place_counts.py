@@ -126,6 +126,9 @@ class PlaceTally:
     ``bouts`` (L, B) games per number of bouts, ``cards`` (L, C) decisive games per cards
     left in the Durak's (the losing team's) hands.
 
+    ``spans`` per line-up the deal ranges ``(first, end)`` of its chunks (a field's deals
+    are their union: :meth:`deals_in`).
+
     Head to head: per two different strategies ``x < y`` (row ``pair_index[x, y]`` of
     ``h2h`` (P, 4), P = K (K - 1) / 2) over every two seats they held at one table (with
     teams, opponents only): twice ``x``'s score (ahead of ``y`` 2, tied 1), the meetings,
@@ -224,7 +227,11 @@ class PlaceTally:
         first_deal = int(deals[0]) if len(deals) else 0
         di = deals - first_deal                                        # deal of each game
         n_d = int(di[-1]) + 1 if len(di) else 0
-        self.spans[li].append((first_deal, first_deal + n_d))
+        spans = self.spans[li]
+        if spans and spans[-1][1] == first_deal:      # (chunks stored in order: one range)
+            spans[-1] = (spans[-1][0], first_deal + n_d)
+        else:
+            spans.append((first_deal, first_deal + n_d))
         flat = who.ravel()
 
         def per_strategy(x):

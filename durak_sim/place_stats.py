@@ -531,7 +531,7 @@ def team_table(tally) -> pd.DataFrame:
         entries.append(((team, ALL), sum(v for _, v in mine),     # (each deal once)
                         {j: _boot_var(b[:, [q * t_n + i]], b[:, [2 * t_n + i]])[0]
                          for j, q in ((2, 0), (3, 1))},
-                        tally.deals_in(sorted(played_in[team]))))
+                        tally.deals_in(played_in[team])))
     entries.sort(key=lambda e: (e[0][0], e[0][1] == ALL, e[0][1]))
     games = np.array([v[0] for _, v, _, _ in entries], np.int64)
     units = np.array([u for *_, u in entries], float)

@@ -1,5 +1,6 @@
 """Ctrl-C as a flag: the play stops between two kernel calls with everything played kept
-(:class:`StopFlag`, which the tournament, the matches and the SPRT run under)."""
+(:class:`StopFlag`, which the tournament, the matches and the SPRT run under); and Ctrl-C
+held back while a block that must stay whole runs (:class:`held_interrupts`)."""
 from __future__ import annotations
 
 import signal

@@ -301,3 +301,27 @@ def test_ctrl_c_or_a_kill_stops_a_bench_run_under_way(sig):
                                            "(1 thread) is not reported", err
     assert "Traceback" not in err
     assert waited < 15, waited   # (a batch of millions of games is still tidied up)
+
+
+def test_a_held_block_holds_a_kill_passed_on_as_ctrl_c():
+    """play's record is written under held_interrupts: a kill the command passes on as
+    Ctrl-C (cli.py), even two at once, waits for the block's end."""
+    import os
+
+    from durak_sim.stopping import held_interrupts
+
+    def forward(*_):
+        raise KeyboardInterrupt
+
+    forward.stops_like_ctrl_c = True
+    old = signal.signal(signal.SIGTERM, forward)
+    try:
+        with held_interrupts(reraise=False) as held:
+            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), signal.SIGTERM)
+        assert held.hit and signal.getsignal(signal.SIGTERM) is forward
+        with pytest.raises(KeyboardInterrupt):
+            with held_interrupts():
+                os.kill(os.getpid(), signal.SIGTERM)
+    finally:
+        signal.signal(signal.SIGTERM, old)

@@ -37,6 +37,17 @@ def test_unknown_words_and_single_commands_are_as_before():
         ["help", "quit", "hint", "show"]
 
 
+def test_numbers_out_of_range_are_no_such_move_and_a_sign_is_not_a_number():
+    g = ReferenceGame.new(42, 7)
+    obs, codes = g.observation(), g.legal_actions()
+    n = len(codes)
+    for text in ("0", "-1", "-0", str(n + 1)):
+        assert parse_input(text, obs, codes).message == \
+            f"there is no move {text}: choose 1-{n}"
+    assert parse_input("1", obs, codes).code == codes[0]
+    assert parse_input("+1", obs, codes).message.startswith("I do not understand '+1'")
+
+
 # ------------------------------------------------------------------ a stopped game's command
 AGAIN = re.compile(r"the deal again from its start: (durak-sim play [^\n]+)")
 
@@ -194,6 +205,7 @@ def test_a_forced_stop_at_the_bout_s_limit_says_so():
     rng, said = random.Random(3), {}
     for deal in range(200):
         g = ReferenceGame.new(11, deal)
+        session._full_told = None    # (a full bout is told once a bout: each deal anew)
         while not g.is_over() and len(said) < 2:
             obs, codes = g.observation(0), g.legal_actions()
             if g.to_move() == 0 and codes == [STOP] and int(obs[O_PHASE]) == PHASE_ATTACK:
@@ -204,6 +216,27 @@ def test_a_forced_stop_at_the_bout_s_limit_says_so():
             break
     assert said[False] == "you have nothing to throw in"
     assert re.fullmatch(r"the bout is full: \d attack cards? \(R3\.4\)", said[True])
+
+
+def test_a_full_bout_is_told_once_however_many_attackers_are_asked():
+    """At four players every attacker the turn protocol asks stops at a full bout; the
+    person hears it once a bout."""
+    import io
+
+    from rich.console import Console
+
+    from durak_sim.human import PlaySession, Screen
+    from durak_sim.registry import get_strategy
+
+    out = io.StringIO()
+    screen = Screen(Console(file=out, no_color=True, soft_wrap=True, width=200))
+    ais = [get_strategy(x) for x in ("normal", "easy", "random")]
+    session = PlaySession(11, 0, Rules(players=4), ais, screen, read=lambda _: "1", pace=0)
+    session.run()
+    lines = out.getvalue().splitlines()
+    full = [i for i, line in enumerate(lines) if line.startswith("the bout is full")]
+    assert len(full) > 1                              # (seed 11, deal 0)
+    assert all(not lines[i + 1].startswith("the bout is full") for i in full)
 
 
 def test_words_during_a_lead_and_a_verb_without_a_card():
