@@ -46,8 +46,8 @@ search was not capped but whose check ran out of nodes is checked again with
 a decision whose check still ran out is counted ``unverified``, never as kept
 (``unverified_uncapped``: those of them whose own search was not capped;
 ``--dump-unverified FILE`` writes these in ``--dump-decisions``' form, for
-``benchmarks/check_unverified.py``, which checks hard's action against the optimal set). Prints one JSON
-line; the exit code is 1 when any decision left the value.
+``benchmarks/check_unverified.py``, which checks hard's action against the optimal set).
+Prints one JSON line; the exit code is 1 when any decision left the value.
 """
 from __future__ import annotations
 

@@ -141,8 +141,9 @@ def report_command(folder):
         raise UserError(f"no tournament folder {folder}")
     # a tournament playing into the folder holds it: its report would be overwritten half
     # way by the run's own (a mix of two reports)
+    import shlex
+
     from .files import WriteError
-    from .tournament_config import _quote
 
     with DirectoryLock(Path(folder)):
         try:
@@ -150,7 +151,7 @@ def report_command(folder):
         except WriteError as exc:   # a full disk, a read-only folder: say what is kept
             raise UserError(f"{exc}; every stored game is kept: make room (or the folder "
                             f"writable), then run again: durak-sim report "
-                            f"{_quote(str(folder))}") from None
+                            f"{shlex.quote(str(folder))}") from None
         print_report(rep)
 
 

@@ -291,11 +291,13 @@ def document_head(rep: Report, title: str, setup: list) -> _Doc:
               f"lists each (deal, seating, seat).")
     capped = sum(len(c.get("capped", [])) for c in rep.manifest.chunks)
     if capped:
+        from .storage import capped_words
+
+        games, what = capped_words(capped)
         share = 100 * capped / max(rep.games, 1)
-        doc.p(f"The cap on play (rules E12, docs/rules.md): {capped:,} "
-              f"game{'s' if capped != 1 else ''} ({share:.3g}% of the games stored) went on "
-              f"past 3,000 actions and ended as a draw among the seats still playing, counted as "
-              f"draws in every table; manifest.json lists each (deal, seating).")
+        doc.p(f"The cap on play (rules E12, docs/rules.md): {games} ({share:.3g}% of the "
+              f"games stored) {what}, counted as draws in every table; manifest.json lists "
+              f"each (deal, seating).")
     return doc
 
 

@@ -9,6 +9,20 @@ import threading
 import numpy as np
 
 
+def ctrl_c_signals() -> list:
+    """The signals that stop a command as Ctrl-C does and are ours to take here (main
+    thread): SIGINT under Python's own handler, and the kills (SIGTERM, SIGHUP) that the
+    command passes on as Ctrl-C (``cli.py``), also in a job started in the background by a
+    script (SIGINT ignored: Ctrl-C is not for it, a kill still is); none under somebody
+    else's SIGINT handler."""
+    handler = signal.getsignal(signal.SIGINT)
+    kills = [s for s in (signal.SIGTERM, signal.SIGHUP)
+             if getattr(signal.getsignal(s), "stops_like_ctrl_c", False)]
+    if handler is signal.default_int_handler:
+        return [signal.SIGINT, *kills]
+    return kills if handler is signal.SIG_IGN else []
+
+
 class StopFlag:
     """While active (in the main thread): the first Ctrl-C sets the flag instead of raising,
     so that the play stops between two kernel calls with everything played saved; a second
@@ -36,19 +50,9 @@ class StopFlag:
     def __enter__(self):
         if threading.current_thread() is not threading.main_thread():
             return self
-        handler = signal.getsignal(signal.SIGINT)
-        # a kill (SIGTERM, SIGHUP) stops as Ctrl-C does where the command's handler passes it
-        # on (cli.py); taken here too, its Python handler would run only once the main thread
-        # is back from the kernel call. In a job started in the background by a script,
-        # Ctrl-C is not for it (SIGINT ignored), but a kill still is
-        kills = [s for s in (signal.SIGTERM, signal.SIGHUP)
-                 if getattr(signal.getsignal(s), "stops_like_ctrl_c", False)]
-        if handler is signal.default_int_handler:
-            taken = [signal.SIGINT, *kills]
-        elif handler is signal.SIG_IGN:
-            taken = kills
-        else:
-            taken = []    # somebody else's handler: not ours to take
+        # a kill is taken here too: its Python handler would run only once the main thread
+        # is back from the kernel call
+        taken = ctrl_c_signals()
         if not taken:
             return self
         import os
@@ -134,11 +138,7 @@ class held_interrupts:
         def hold(*_):
             self.hit = True
 
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            handler = signal.getsignal(sig)
-            if handler is signal.default_int_handler or \
-                    getattr(handler, "stops_like_ctrl_c", False):
-                self._old[sig] = signal.signal(sig, hold)
+        self._old = {sig: signal.signal(sig, hold) for sig in ctrl_c_signals()}
         return self
 
     def __exit__(self, *exc):

@@ -208,6 +208,16 @@ def results_of_rows(r: np.ndarray, players: int) -> dict:
     return out
 
 
+def capped_words(n: int) -> tuple[str, str]:
+    """``n`` games that the cap on play ended (rules E12), in words: ``("3 games", "went on
+    past 3,000 actions and ended as a draw among the seats still playing")``."""
+    from .kernel.layout import PLAY_CAP
+
+    return (f"{n:,} game{'s' if n != 1 else ''}",
+            f"went on past {PLAY_CAP:,} actions and ended as a draw among the seats still "
+            f"playing")
+
+
 def capped_rows(r: np.ndarray) -> np.ndarray:
     """Per game of the kernel's result rows ``r``: did the cap on play end it (rules E12)?"""
     from .kernel import layout as E

@@ -319,11 +319,11 @@ class TableSummary:
     def _strategy_rows(self) -> list[dict]:
         """The table's rows; outside a series the R9.2 score's mean is per deal (its
         seatings together), and named so."""
-        rows = self.table.to_dict(orient="records")
+        table = self.table
         if self.series_deals is None:
-            rows = [{k.replace("score_per_series", "score_per_deal"): v for k, v in r.items()}
-                    for r in rows]
-        return rows
+            table = table.rename(columns=lambda c: c.replace("score_per_series",
+                                                             "score_per_deal"))
+        return table.to_dict(orient="records")
 
     def to_dict(self) -> dict:
         from .match import _plain
@@ -405,9 +405,9 @@ class TableSummary:
                              f"{pct_ci(c.team_lost[team] / max(n, 1), lo, hi)}")
             console.print("partnerships: " + "; ".join(parts) + f"; draws {c.team_draws:,}")
         if c.capped:
-            console.print(f"the cap on play (rules E12): {c.capped:,} game"
-                          f"{'s' if c.capped != 1 else ''} went on past 3,000 actions and "
-                          f"ended as a draw among the seats still playing")
+            from .storage import capped_words
+
+            console.print("the cap on play (rules E12): " + " ".join(capped_words(c.capped)))
         rate = self.games / self.seconds if self.seconds > 0 else float("nan")
         console.print(f"{rate:,.0f} games/s ({self.games:,} games in {secs(self.seconds)} s; "
                       f"compile/load {secs(self.compile_seconds)} s apart)")
