@@ -1,7 +1,7 @@
 """``durak-sim solve FILE [--json]``: solve endgame positions (docs/position.md).
 
-FILE holds one position (a JSON object) or JSON Lines (one position a line), read one position
-at a time; answers come in the same order, each as soon as it is found. Errors (a malformed
+FILE holds one position (a JSON object) or JSON Lines (one position a line; ``-``: standard
+input), read one position at a time; answers come in the same order, each as soon as it is found. Errors (a malformed
 position, an unreadable file) print one line ``durak-sim: error: <message>`` on stderr and exit
 with code 2, before any answer (from a pipe, after the answers to the positions before the
 bad one). Every solve has
@@ -178,7 +178,7 @@ class _ProgressLine:
 
 
 @click.command("solve")
-@click.argument("file", type=PathParam(dir_okay=False, allow_dash=False))
+@click.argument("file", type=PathParam(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per position: value, best_actions, nodes, seconds; when a "
                    "budget stopped the search also \"exact\": false, \"stopped_by\" (nodes, "
@@ -223,8 +223,8 @@ def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
                   progress: bool) -> None:
     """Solve the endgame position(s) in FILE.
 
-    FILE holds one position (format durak-sim/position/1) or JSON Lines, one position a line.
-    The value is seat 0's: 1 (seat 0 goes out, seat 1 is the Durak), 0 (draw), -1. The optimal
+    FILE holds one position (format durak-sim/position/1) or JSON Lines, one position a line;
+    - reads standard input. The value is seat 0's: 1 (seat 0 goes out, seat 1 is the Durak), 0 (draw), -1. The optimal
     actions of the seat to act come best first: winning in fewer plies, losing in more.
 
     Big endgames (10 cards each) can take far longer than a minute to solve exactly, so

@@ -3,10 +3,12 @@ one at a time, as one JSON object (over any lines) or JSON Lines, each bounded i
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
 import stat
+import sys
 from typing import Any, Iterator
 
 from .errors import UserError
@@ -24,22 +26,25 @@ class PositionFile:
     line, or the whole file of one), and reading holds no more than that, whatever the file.
     ``UserError`` names the file and (in JSON Lines of several positions) the line of
     anything wrong, once the positions before it have been yielded (``check`` finds it
-    first).
+    first). The path ``-`` reads standard input (named ``<stdin>`` in messages), as a pipe.
     """
 
     def __init__(self, path: str, reachable: bool = True):
-        self.path = path
+        self.stdin = path == "-"
+        self.path = "<stdin>" if self.stdin else path   # as messages name it
         self.reachable = reachable   # Position.from_dict's: False reads what no deal reaches
 
     def __iter__(self) -> Iterator[tuple[Position, bool]]:
         from .records import read_lines
 
         try:
-            f = open(self.path, "rb")
+            # standard input is read, not closed
+            f = (contextlib.nullcontext(sys.stdin.buffer) if self.stdin
+                 else open(self.path, "rb"))
         except OSError as e:
             raise UserError(f"cannot read {self.path}: {e.strerror or e}") from None
-        with f:
-            raw = read_lines(f, MAX_POSITION_BYTES)
+        with f as stream:
+            raw = read_lines(stream, MAX_POSITION_BYTES)
             lines = False   # JSON Lines, rather than one object
             ahead = self._ahead(raw)
             if ahead is None:
@@ -66,6 +71,8 @@ class PositionFile:
         """Read every position of a regular file (``UserError`` at the first bad one), so
         that a command can refuse the file before answering any; return how many it holds.
         None, reading nothing, for a file that cannot be read twice (a pipe)."""
+        if self.stdin:
+            return None
         try:
             if not stat.S_ISREG(os.stat(self.path).st_mode):
                 return None

@@ -368,6 +368,20 @@ def test_a_pipe_is_answered_up_to_its_bad_line(tmp_path):
     assert r.exit_code == 2 and r.stdout == "" and "line 3: invalid JSON" in r.stderr
 
 
+def test_dash_reads_standard_input():
+    """``solve -`` reads the positions from standard input, answered as from a pipe (up to a
+    bad line, which names ``<stdin>``)."""
+    text = json.dumps(pos()) + "\n" + json.dumps(pos(hands=[["6S"], ["TS", "7D"]])) + "\n"
+    r = CliRunner().invoke(solve_command, ["-", "--json"], input=text)
+    assert r.exit_code == 0, r.output
+    assert [json.loads(x)["value"] for x in r.stdout.splitlines()] == [-1, 1]
+    r = CliRunner().invoke(solve_command, ["-", "--json"], input=text + "{oops\n")
+    assert r.exit_code == 2 and len(r.stdout.splitlines()) == 2
+    assert r.stderr.startswith("durak-sim: error: <stdin>: line 3: invalid JSON")
+    r = CliRunner().invoke(solve_command, ["-"], input="")
+    assert r.exit_code == 2 and r.stderr == "durak-sim: error: <stdin>: no position in the file\n"
+
+
 # ---- what a two-player position may be ------------------------------------------------------
 def test_the_defender_is_not_the_attacker_at_two_players():
     """``"defender": 0`` is a seat, not a field left out: at two players as at three, the
