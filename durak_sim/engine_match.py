@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import NOTHING_FINISHED, Interrupted, UserError, game_at
-from .external import EngineFailure
+from .external import EngineFailure, EngineStopped
 from .rules import Rules
 
 #: deal indices per block (counted, recorded and checked for Ctrl-C between blocks)
@@ -146,7 +146,9 @@ def play_schedule_forfeit(strategies, seed: int, deals, rots, *, rules: Rules = 
     loss when ``forfeit`` (appended to ``forfeits``), else raised as one line
     (:class:`EngineFailure` with the seed and deal in its message). ``records``: a list to
     append each game's record to. ``stop``: a one-element array; once set no further game
-    begins."""
+    begins, and the game under way is dropped if an engine's answer is still awaited
+    ``external.STOP_GRACE`` s after that (seen within ``external.EXIT_CHECK`` s)."""
+    from . import external
     from .kernel import layout as E
     from .play import GameBatch, resolve_strategies
     from .slow_path import _fill_row
@@ -162,7 +164,12 @@ def play_schedule_forfeit(strategies, seed: int, deals, rots, *, rules: Rules = 
             break
         deal, rot = int(deal), int(rot)
         seated = [strats[(s + rot) % n] for s in range(n)]
-        game, asked, failure = play_one(seed, deal, seated, rules)
+        try:
+            with external.stopping_with(stop):
+                game, asked, failure = play_one(seed, deal, seated, rules)
+        except EngineStopped:
+            done = g
+            break
         lost = None
         if failure is not None:
             if not forfeit:   # one line: the engine, its seat, the seed and the deal

@@ -24,6 +24,7 @@ reading the answer) is counted per strategy (:func:`thinking_times`).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import select
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 from .errors import StrategyFailure, UserError
 from .engine_io import StderrTail, WriteTimeout, resolve_answer, short
 from .limits import MAX_ENGINE_TIMEOUT
+from .stopping import AT_ONCE_EXIT
 
 PROTOCOL = 1
 PREFIX = "engine:"
@@ -109,6 +111,12 @@ def check_env_timeout() -> None:
 SETTINGS = Settings(timeout=_env_timeout())
 _LOCK = threading.Lock()
 _LIVE: set = set()          # running EngineProcess objects
+#: seconds a stopped play still waits for an engine's answers, so that the game under way
+#: can end (and with it the deal) when its engines answer promptly
+STOP_GRACE = 1.0
+#: the stop flag (a one-element array) of the play under way (:func:`stopping_with`), and
+#: when it was first seen set
+_STOP: list = [None, None]
 _THINKING: dict = {}        # strategy name -> [decisions, seconds, longest]
 
 
@@ -194,6 +202,33 @@ def rules_from_obs(obs):
                  lead_multiple=bool(f & FLAG_LEAD_MULTIPLE), teams=bool(f & FLAG_TEAMS),
                  trump_six_swap=bool(f & FLAG_SWAP),
                  throw_in=None if scope == ("all" if n <= 4 else "neighbours") else scope)
+
+
+class EngineStopped(BaseException):
+    """The command was stopped (Ctrl-C, a kill) while an engine was asked something: the
+    game under way is dropped, and that engine killed (its late answer is not read). An
+    interruption, not a failure: like KeyboardInterrupt, no ``except Exception`` takes it."""
+
+
+@contextlib.contextmanager
+def stopping_with(flag):
+    """While the block runs, an engine's answer is awaited only until ``STOP_GRACE`` s
+    after ``flag[0]`` is seen set (looked at every ``EXIT_CHECK`` s while an answer is
+    awaited): then :class:`EngineStopped` is raised."""
+    old, _STOP[:] = list(_STOP), [flag, None]
+    try:
+        yield
+    finally:
+        _STOP[:] = old
+
+
+def _stop_asked() -> bool:
+    flag = _STOP[0]
+    if flag is None or not flag[0]:
+        return False
+    if _STOP[1] is None:
+        _STOP[1] = time.monotonic()
+    return time.monotonic() - _STOP[1] >= STOP_GRACE
 
 
 class EngineDecide:
@@ -369,7 +404,17 @@ class EngineProcess:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise WriteTimeout()
-                select.select([], [fd], [], left)
+                self._unless_stopped()
+                select.select([], [fd], [], min(left, EXIT_CHECK))
+
+    def _unless_stopped(self) -> None:
+        """:class:`EngineStopped` once the play under way is stopped (and its grace over);
+        the engine is killed first (it is in the middle of an exchange that will not be
+        finished)."""
+        if _stop_asked():
+            self._kill()
+            self._close_err()
+            raise EngineStopped()
 
     def _read_line(self, deadline: float, what: str, limit: float) -> bytes:
         fd = self.proc.stdout.fileno()
@@ -387,6 +432,7 @@ class EngineProcess:
             left = deadline - time.monotonic()
             if left <= 0:
                 self.fail("timeout", f"timed out: no answer to {what} within {limit:g} s")
+            self._unless_stopped()
             ready, _, _ = select.select([fd], [], [], min(left, EXIT_CHECK))
             if not ready:
                 # an engine that exited while a child of its holds its output open: no end
@@ -502,4 +548,18 @@ def close_all() -> None:
         proc.close()
 
 
+def kill_all_now() -> None:
+    """Kill every running engine's process group at once, without ``quit`` (for an exit
+    that cannot wait: a second Ctrl-C, :class:`durak_sim.stopping.StopFlag`). Called from
+    another thread than the one playing, it takes no lock and touches no pipe."""
+    for proc in list(_LIVE):
+        p = proc.proc
+        if p is not None:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
 atexit.register(close_all)
+AT_ONCE_EXIT.append(kill_all_now)

@@ -8,6 +8,7 @@ import time
 import numpy as np
 
 from .errors import StrategyFailure, describe_failure
+from .external import EngineStopped, stopping_with
 
 
 def _layout():
@@ -66,8 +67,8 @@ def play_reference(strats, seed, deals, rots, n_series_deals, rules, record, sto
     t = time.perf_counter()
     done = n
     for j in range(len(deals)):
-        if stop is not None and stop[0]:   # stopped: the games (series) played before
-            done = j * per
+        if done < n or stop is not None and stop[0]:   # stopped: the games (series) before
+            done = min(done, j * per)
             break
         rot = int(rots[j])
         seated = [strats[(s + rot) % players] for s in range(players)]
@@ -80,7 +81,11 @@ def play_reference(strats, seed, deals, rots, n_series_deals, rules, record, sto
                 kw = {"stream": deck_stream, "seat_stream0": seat0, "dealer": dealer,
                       "series_deal": k}
             try:
-                game = play_game(seed, int(deals[j]), seated, rules, **kw)
+                with stopping_with(stop):
+                    game = play_game(seed, int(deals[j]), seated, rules, **kw)
+            except EngineStopped:   # an engine still thinking a while after a stop
+                done = j * per
+                break
             except IllegalActionError as exc:
                 raise IllegalStrategyAction(str(exc)) from None
             except StrategyFailure as exc:

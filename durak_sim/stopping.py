@@ -9,6 +9,12 @@ import threading
 import numpy as np
 
 
+#: what must be done before a second Ctrl-C's exit at once (``os._exit``, which runs no
+#: ``atexit``): each is called from the watching thread, so it may take no lock the playing
+#: thread could hold (``durak_sim.external`` kills its engines here)
+AT_ONCE_EXIT: list = []
+
+
 def ctrl_c_signals() -> list:
     """The signals that stop a command as Ctrl-C does and are ours to take here (main
     thread): SIGINT under Python's own handler, and the kills (SIGTERM, SIGHUP) that the
@@ -81,6 +87,11 @@ class StopFlag:
             if not any(s in data for s in self._old):
                 continue
             if self.event.is_set():
+                for hook in AT_ONCE_EXIT:
+                    try:
+                        hook()
+                    except Exception:   # noqa: BLE001 - the exit comes whatever fails
+                        pass
                 print(f"durak-sim: stopped at once{self.on_kill}", file=sys.stderr, flush=True)
                 os._exit(130)
             self.kernel_flag[0] = 1

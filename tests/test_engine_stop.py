@@ -1,0 +1,95 @@
+"""Stopping a command while an engine thinks (docs/engine-protocol.md): Ctrl-C or a kill is
+answered within about a second, not at the end of the engine's time limit, and no engine
+process outlives the command, also when a second Ctrl-C ends it at once."""
+import signal
+import subprocess
+import textwrap
+import time
+
+import pytest
+
+from test_engines import BAD, CLI, _signals_as_at_a_terminal, gone
+
+#: a plugin that plays its first legal action, and sleeps for ever at its third decision
+SLEEPER = textwrap.dedent("""\
+    import time
+    from durak_sim.registry import register_strategy
+
+    asked = [0]
+
+    def decide(obs, legal, hist, rng, mem):
+        asked[0] += 1
+        if asked[0] == 3:
+            time.sleep(1000)
+        return int(legal[1])
+
+    register_strategy("sleeper", decide, description="sleeps at its third decision",
+                      plays="all")
+""")
+
+
+#: an engine that answers at once, with a child of its own that sleeps: its process group
+#: outlives it unless killed (a shell script's helpers)
+PARENT = textwrap.dedent("""\
+    import json, os, subprocess, sys
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)"])
+    with open(sys.argv[1], "a") as f:
+        f.write(f"{os.getpid()}\\n{child.pid}\\n")
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "hello":
+            print(json.dumps({"type": "ready"}), flush=True)
+        elif msg["type"] == "decide":
+            print(json.dumps({"action": msg["legal"][0]}), flush=True)
+""")
+
+
+def _wait_for(path, seconds=60.0):
+    deadline = time.monotonic() + seconds
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert path.exists()
+
+
+@pytest.mark.parametrize("command", ["match", "tournament", "series"])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
+def test_a_stop_while_an_engine_thinks_is_answered_at_once(tmp_path, command, sig):
+    """The engine hangs at its fifth decision, with a time limit of a minute: the stop ends
+    the command within a few seconds, exit code 130, and the engine is gone."""
+    (tmp_path / "bad.py").write_text(BAD)
+    pids = tmp_path / "pids"
+    out = ["--out", str(tmp_path / "t")] if command == "tournament" else []
+    proc = subprocess.Popen([*CLI, command, f"engine:bad.py hang {pids}", "easy", "--deals",
+                             "5", "--engine-timeout", "60", "--no-progress", *out],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=_signals_as_at_a_terminal)
+    _wait_for(pids)
+    time.sleep(1.5)   # its first four answers, then the hang
+    t = time.monotonic()
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert time.monotonic() - t < 10, err
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "timed out" not in err
+    assert all(gone(int(p)) for p in pids.read_text().split())
+
+
+def test_a_second_ctrl_c_leaves_no_engine_running(tmp_path):
+    """A plugin's decision that never returns holds the first Ctrl-C; the second exits at
+    once, and the engine of the other seat is killed first, its process group with it."""
+    (tmp_path / "parent.py").write_text(PARENT)
+    (tmp_path / "sleeper.py").write_text(SLEEPER)
+    pids = tmp_path / "pids"
+    proc = subprocess.Popen([*CLI, "match", f"engine:parent.py {pids}", "sleeper",
+                             "--plugin", "sleeper.py", "--deals", "5", "--no-progress"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=_signals_as_at_a_terminal)
+    _wait_for(pids)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(1.0)
+    assert proc.poll() is None   # the plugin still sleeps
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "stopped at once" in err, err
+    assert all(gone(int(p)) for p in pids.read_text().split())
