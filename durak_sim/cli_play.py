@@ -63,7 +63,8 @@ def _lineup(ai: str | None, rules_spec: dict):
 @click.command("play")
 @click.option("--ai", default=None, metavar="LEVEL[,LEVEL...]",
               help="The AI in every other seat, or one per seat after yours (seat 1 first): "
-                   "random, easy, normal, hard, a plugin's name or engine:PATH.  [default: "
+                   "random, easy, normal, hard, expert (two players), a plugin's name or "
+                   "engine:PATH.  [default: "
                    "hard]")
 @click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=None,
               help="Master seed.  [default: a new random one, printed]")
@@ -101,8 +102,8 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
 
     Each turn shows your hand (by suit and rank, trumps last), the table, the trump, the
     stock, every opponent's hand size and the cards known to be in it, and your legal moves,
-    numbered: answer with a number, a card (7d, 10♦, td), take, stop, transfer 8d, done,
-    swap, keep; help, hint, quit. Ctrl-C stops (exit code 130). The game record is written
+    numbered: answer with a number, a card (7d, 10♦, td), a defence (9d 7d: beat 7d with
+    9d), take, stop, transfer 8d, done, swap, keep; help, hint, show, quit. Ctrl-C stops (exit code 130). The game record is written
     at the end (also of a game stopped midway): durak-sim replay --record FILE shows it; the
     command that plays the same deal again is printed too."""
     import secrets
