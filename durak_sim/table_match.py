@@ -367,7 +367,7 @@ class TableSummary:
             f" (interrupted: {self.deals:,} of {self.interrupted_of:,})"
         t = Table(title=f"{' '.join(self.names)}: {what}, seed {self.seed}, "
                         f"{self.rules.tag}{stopped}", title_justify="left")
-        cols = ["strategy", "games", "first out %  [95% CI]", "Durak %  [95% CI]",
+        cols = ["strategy", "seat-games", "first out %  [95% CI]", "Durak %  [95% CI]",
                 "draw %  [95% CI]", "mean place  [95% CI]",
                 "places " + "/".join(str(p) for p in range(1, c.players + 1))]
         if self.series_deals:
