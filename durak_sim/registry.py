@@ -26,6 +26,7 @@ import operator
 import os
 import pkgutil
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -88,7 +89,11 @@ _REGISTRY: dict[str, Strategy] = {}
 _ALIASES: dict[str, str] = {}
 #: names of the numba strategies compiled (or loaded) in this process
 _READY: set[str] = set()
-_builtins_loaded = False
+_builtins_loaded = False   # set as loading starts (a strategy module may ask again)
+_builtins_done = False     # set once every built-in and entry point has registered
+#: held while the built-ins load: another thread (a fresh dask worker's) waits for the whole
+#: registry rather than reading it half filled
+_BUILTINS_LOCK = threading.RLock()
 
 
 def _is_compiled(fn) -> bool:
@@ -231,16 +236,20 @@ def _check_callable(name: str, decide) -> None:
 def load_builtins() -> None:
     """Import every module of ``durak_sim.strategies`` (each registers itself), then the
     strategies of installed packages (entry points, :func:`load_entry_points`)."""
-    global _builtins_loaded
-    if _builtins_loaded:
+    global _builtins_loaded, _builtins_done
+    if _builtins_done:
         return
-    _builtins_loaded = True
-    pkg = _strategies_package()
+    with _BUILTINS_LOCK:
+        if _builtins_loaded:   # done by another thread, or under way in this one
+            return
+        _builtins_loaded = True
+        pkg = _strategies_package()
 
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        if not info.name.startswith("_"):
-            importlib.import_module(f"{pkg.__name__}.{info.name}")
-    load_entry_points()
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+            if not info.name.startswith("_"):
+                importlib.import_module(f"{pkg.__name__}.{info.name}")
+        load_entry_points()
+        _builtins_done = True
 
 
 #: the entry-point group of installable strategy packages (README, "Strategies as packages")

@@ -38,6 +38,31 @@ def test_easy_beats_random_clearly():
     assert table.loc["easy", "win_lo"] > 0.5
 
 
+def test_threads_of_a_fresh_process_see_the_whole_registry():
+    """Four threads asking for a strategy at once in a new interpreter (a fresh dask
+    worker): each waits until every built-in has registered (three of four found an empty
+    registry when the first one only marked the loading as begun)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import threading\n"
+        "from durak_sim import registry\n"
+        "errs = []\n"
+        "def ask():\n"
+        "    try:\n"
+        "        registry.get_strategy('random')\n"
+        "    except Exception as e:\n"
+        "        errs.append(str(e))\n"
+        "ts = [threading.Thread(target=ask) for _ in range(4)]\n"
+        "[t.start() for t in ts]\n"
+        "[t.join() for t in ts]\n"
+        "print(len(errs), errs[:1])\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "0 []", out.stdout + out.stderr
+
+
 def test_builtin_levels_are_registered_in_order():
     levels = builtin_levels()
     assert levels[:2] == ["random", "easy"]
