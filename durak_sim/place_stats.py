@@ -84,6 +84,10 @@ def plackett_luce(wins: np.ndarray, set_n: np.ndarray, sets: Sequence[Sequence[i
     ll, _, _ = _pl_parts(theta, w, n, m, False)
     for _ in range(max_iter):
         _, grad, hess = _pl_parts(theta, w, n, m, True)
+        # the gradient sums to 0 (every choice has one winner); its rounding does not, and
+        # with millions of choices that alone would move the constant direction by more
+        # than tol at every step
+        grad -= grad.mean(axis=1, keepdims=True)
         # minus the Hessian is singular along the constant vector: adding 1 1^T keeps
         # every step at mean 0
         step = np.linalg.solve(hess + 1.0, grad[:, :, None])[:, :, 0]
