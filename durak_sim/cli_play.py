@@ -160,12 +160,12 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
         status = "interrupted"
     except (StrategyFailure, BrokenPipeError):   # (stdout closed: | head, say)
         with held_interrupts(reraise=False):        # (the failure is what to report)
-            write_records(path, [session.record()])
+            write_records(path, [session.record()], replace=force)
         raise
     # a stop while the record and the closing lines are written (a second one, or a kill
     # that came twice at once: ``timeout``) waits for them, then ends the command (130)
     with held_interrupts(reraise=False) as held:
-        _keep_record(path, session.record())
+        _keep_record(path, session.record(), replace=force)
         _closing_lines(screen, session, status, path,
                        _again_command(seed, deal, ais, rules, plugins))
         sys.stdout.flush()
@@ -211,14 +211,17 @@ def engine_example_command():
     click.echo(str(EXAMPLES["lowest_card"]))
 
 
-def _keep_record(path: Path, rec: dict) -> None:
-    """Write a played game's record; when the file cannot be written (a full disk), print
-    the record to stdout and say so, rather than lose the game."""
-    from .files import WriteError
+def _keep_record(path: Path, rec: dict, replace: bool) -> None:
+    """Write a played game's record (``replace``: a file at ``path`` may be replaced); when
+    it cannot be written (a full disk), print the record to stdout and say so, rather than
+    lose the game."""
+    from .files import NameTaken, WriteError
     from .records import dumps, write_records
 
     try:
-        write_records(path, [rec])
+        write_records(path, [rec], replace=replace)
+    except NameTaken:   # written, beside a file that appeared meanwhile: the message says
+        raise
     except WriteError as exc:
         click.echo(dumps(rec))
         raise WriteError(f"{exc}; the game's record is the line above (save it in a .jsonl "

@@ -9,6 +9,7 @@ tournament folder. A symbolic link stays a link: the file it points to gets the 
 from __future__ import annotations
 
 import contextlib
+import errno
 import glob
 import hashlib
 import os
@@ -17,6 +18,9 @@ from pathlib import Path
 from .errors import UserError
 
 TMP_SUFFIX = ".tmp"
+#: what ``os.link`` says on a file system that has no hard links
+NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK,
+                 errno.ENOSYS}
 
 
 class StorageError(UserError):
@@ -25,6 +29,15 @@ class StorageError(UserError):
 
 class WriteError(StorageError):
     """A file could not be written (a full disk, a read-only folder); the message names it."""
+
+
+class NameTaken(WriteError):
+    """A file appeared where one was being written, and was kept: the new file is
+    ``kept`` (:func:`atomic_text_file`)."""
+
+    def __init__(self, message: str, kept: Path):
+        super().__init__(message)
+        self.kept = kept
 
 
 # --------------------------------------------------------------------------------------
@@ -84,11 +97,17 @@ def atomic_write_bytes(path: Path, data: bytes, sync: bool = True) -> None:
 
 
 @contextlib.contextmanager
-def atomic_text_file(path: Path, encoding: str = "utf-8"):
+def atomic_text_file(path: Path, encoding: str = "utf-8", replace: bool | None = None):
     """A text file written in full or not at all: the lines go to a temporary file beside
     ``path``, which replaces ``path`` only when the ``with`` block ends without an error
     (an error, Ctrl-C or a kill leaves ``path`` as it was). A symbolic link: its file
     (:func:`write_target`).
+
+    ``replace``: whether a file at ``path`` may be replaced; None: only if one was there
+    when the write began (the command was told to replace it). A file that may not be
+    replaced (one that appeared while the block ran, say) is kept as it is: the new file
+    goes to the first free name ``STEM-1.SUFFIX``, ``STEM-2.SUFFIX``, ..., and a
+    :class:`WriteError` says so.
 
     >>> import tempfile
     >>> p = Path(tempfile.mkdtemp()) / "x.txt"
@@ -99,6 +118,8 @@ def atomic_text_file(path: Path, encoding: str = "utf-8"):
     """
     path = Path(path)
     target = write_target(path)
+    if replace is None:
+        replace = os.path.lexists(target)
     tmp = target.with_name(f".{target.name}.{os.getpid()}{TMP_SUFFIX}")
     _remove_orphans(target)
     try:
@@ -106,13 +127,46 @@ def atomic_text_file(path: Path, encoding: str = "utf-8"):
             yield f
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, target)
+        if replace:
+            os.replace(tmp, target)
+        else:
+            _put_new(tmp, target, path)
     except OSError as exc:   # a full disk, a read-only folder: say which file
         raise WriteError(f"cannot write {_named(path, target)}: {exc.strerror or exc}"
                          ) from None
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+
+
+def _put_new(tmp: Path, target: Path, path: Path) -> None:
+    """Put ``tmp`` in place at ``target``, which must not exist by then: a hard link
+    replaces nothing, where ``os.replace`` would (a file system without hard links: a
+    look, then ``os.replace``). A file found there stays; ``tmp`` goes to the first free
+    ``STEM-N.SUFFIX`` beside it and :class:`WriteError` tells where."""
+    def put(at: Path) -> bool:
+        try:
+            os.link(tmp, at)
+        except FileExistsError:
+            return False
+        except OSError as exc:
+            if exc.errno not in NO_HARD_LINKS:
+                raise
+            if os.path.lexists(at):
+                return False
+            os.replace(tmp, at)
+        return True
+
+    if put(target):
+        return
+    for k in range(1, 10_000):
+        kept = target.with_name(f"{target.stem}-{k}{target.suffix}")
+        if put(kept):
+            raise NameTaken(f"cannot write {_named(path, target)}: a file of that name "
+                             f"appeared while this one was written, and is left as it was; "
+                             f"the new one is {kept}", kept)
+    raise WriteError(f"cannot write {_named(path, target)}: a file of that name appeared "
+                     f"while this one was written, and no free name was found beside it")
 
 
 def _remove_orphans(path: Path) -> None:

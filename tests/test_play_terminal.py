@@ -556,6 +556,7 @@ def test_a_record_that_cannot_be_written_is_printed_not_lost(tmp_path, monkeypat
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(files.os, "replace", full)
+    monkeypatch.setattr(files.os, "link", full)
     path = tmp_path / "r.jsonl"
     res = CliRunner().invoke(main, ["play", "--ai", "random", "--seed", "3", "--pace", "0",
                                     "--record", str(path)], input="quit\n")

@@ -227,3 +227,48 @@ def test_a_file_where_a_folder_belongs_is_named(tmp_path):
     (tmp_path / GAMES_DIR).write_text("not games")
     with pytest.raises(StorageError, match="games is not a folder"):
         Manifest.load(tmp_path)
+
+
+def test_a_file_that_appears_during_a_write_is_kept(tmp_path):
+    """A records file that was not there when its write began is never replaced: a file of
+    that name made meanwhile (by the user, by another run) stays, the new one goes beside
+    it, and the error says where. One that was there (the command was told --force) is."""
+    from durak_sim.files import NameTaken, atomic_text_file
+    from durak_sim.records import write_records
+
+    late = tmp_path / "late.jsonl"
+    with pytest.raises(NameTaken) as e:
+        with atomic_text_file(late) as f:
+            f.write("new\n")
+            late.write_text("precious\n")
+    assert late.read_text() == "precious\n"
+    assert e.value.kept == tmp_path / "late-1.jsonl" and e.value.kept.read_text() == "new\n"
+    assert "late.jsonl: a file of that name appeared" in str(e.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["late-1.jsonl", "late.jsonl"]
+    with atomic_text_file(late) as f:   # there from the start: replaced
+        f.write("again\n")
+    assert late.read_text() == "again\n"
+    with pytest.raises(NameTaken) as e:   # told not to replace: the next free name
+        write_records(late, [{"a": 1}], replace=False)
+    assert e.value.kept == tmp_path / "late-2.jsonl" and late.read_text() == "again\n"
+
+
+def test_a_file_system_without_hard_links_keeps_a_file_that_appeared(tmp_path, monkeypatch):
+    import errno
+
+    from durak_sim import files
+
+    def no_links(*args):
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(files.os, "link", no_links)
+    late = tmp_path / "late.jsonl"
+    with files.atomic_text_file(late) as f:
+        f.write("first\n")
+    assert late.read_text() == "first\n"
+    with pytest.raises(files.NameTaken) as e:
+        with files.atomic_text_file(tmp_path / "b.jsonl") as f:
+            f.write("new\n")
+            (tmp_path / "b.jsonl").write_text("precious\n")
+    assert (tmp_path / "b.jsonl").read_text() == "precious\n"
+    assert e.value.kept.read_text() == "new\n"
