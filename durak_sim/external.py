@@ -259,6 +259,25 @@ class EngineDecide:
         self.procs.clear()
 
 
+def _dies_with_us():
+    """What the engine's process runs before its program (``preexec_fn``): on Linux, ask
+    for SIGKILL when durak-sim dies (``PR_SET_PDEATHSIG``), so that even a SIGKILLed
+    command, which can end nothing itself, leaves no engine behind (one that ignores its
+    closed input and the other signals included). That asks for the death of the thread
+    that starts the engine, so it is done only from the main thread, which lives as long
+    as the process. None elsewhere."""
+    if not sys.platform.startswith("linux") or \
+            threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl   # looked up here, not in the child
+    except (OSError, AttributeError):
+        return None
+    return lambda: prctl(1, int(signal.SIGKILL))   # 1: PR_SET_PDEATHSIG
+
+
 def _stream_value(x: int) -> int:
     return int(x) & ((1 << 64) - 1)
 
@@ -284,7 +303,8 @@ class EngineProcess:
         try:
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                close_fds=True, start_new_session=True)   # Ctrl-C is ours, not the engine's
+                close_fds=True, start_new_session=True,   # Ctrl-C is ours, not the engine's
+                preexec_fn=_dies_with_us())
         except OSError as exc:
             raise EngineFailure(self.spec, self.seat, "crashed",
                                 f"engine {self.spec} could not start: "

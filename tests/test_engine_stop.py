@@ -3,6 +3,7 @@ answered within about a second, not at the end of the engine's time limit, and n
 process outlives the command, also when a second Ctrl-C ends it at once."""
 import signal
 import subprocess
+import sys
 import textwrap
 import time
 
@@ -93,3 +94,41 @@ def test_a_second_ctrl_c_leaves_no_engine_running(tmp_path):
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "stopped at once" in err, err
     assert all(gone(int(p)) for p in pids.read_text().split())
+
+
+#: an engine that writes its pid, ignores SIGINT and SIGTERM, answers at once, and sleeps
+#: on when its input ends
+STUBBORN = textwrap.dedent("""\
+    import json, os, signal, sys, time
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with open(sys.argv[1], "a") as f:
+        f.write(f"{os.getpid()}\\n")
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "hello":
+            print(json.dumps({"type": "ready"}), flush=True)
+        elif msg["type"] == "decide":
+            time.sleep(0.01)
+            print(json.dumps({"action": msg["legal"][0]}), flush=True)
+    time.sleep(1000)
+""")
+
+
+def test_a_sigkilled_command_leaves_no_engine_running(tmp_path):
+    """SIGKILL ends durak-sim with no chance to end its engines: each engine was started to
+    die with it (Linux), also one that ignores every other way of being told."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("PR_SET_PDEATHSIG is Linux's")
+    (tmp_path / "stubborn.py").write_text(STUBBORN)
+    pids = tmp_path / "pids"
+    proc = subprocess.Popen([*CLI, "match", f"engine:stubborn.py {pids}", "easy", "--deals",
+                             "500", "--no-progress"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    _wait_for(pids)
+    time.sleep(1.0)
+    proc.kill()
+    proc.communicate(timeout=30)
+    started = pids.read_text().split()
+    assert len(started) == 2   # one a seat: the engine plays both seats of a swapped match
+    assert all(gone(int(p)) for p in started)
