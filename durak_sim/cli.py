@@ -219,13 +219,15 @@ def _lineup(names, rules_spec, option="STRATEGY"):
     return names, rules
 
 
-def _records_file(records, force, games: int, players: int) -> None:
-    if records is not None:
-        if games * players > MAX_RECORD_SEAT_GAMES:
-            most = MAX_RECORD_SEAT_GAMES // players
-            raise UserError(f"--records keeps at most {most:,} games at {players} players "
-                            f"(their records grow with the seats), got {games:,}")
-        check_output_file(records, force, "--records")
+def _records_file(records, force, games: int, players: int):
+    """The records file checked (``files.Claim``), or None without --records."""
+    if records is None:
+        return None
+    if games * players > MAX_RECORD_SEAT_GAMES:
+        most = MAX_RECORD_SEAT_GAMES // players
+        raise UserError(f"--records keeps at most {most:,} games at {players} players "
+                        f"(their records grow with the seats), got {games:,}")
+    return check_output_file(records, force, "--records")
 
 
 @main.command()
@@ -271,7 +273,8 @@ def match(strategies, deals, seed, threads, swap, records, force, as_json, progr
     load_plugins(plugins)
     apply_engine_settings(engine_timeout)
     names, rules = _lineup(strategies, rules_spec)   # before any file is touched
-    _records_file(records, force, deals * (rules.players if swap else 1), rules.players)
+    claimed = _records_file(records, force, deals * (rules.players if swap else 1),
+                            rules.players)
     if any(n.startswith("engine:") for n in names) and sprt is None:
         from .engine_match import run_engine_match
         from .play import _thread_count
@@ -281,7 +284,7 @@ def match(strategies, deals, seed, threads, swap, records, force, as_json, progr
         result = run_engine_match(names, deals=deals, seed=seed, rules=rules, swap=swap,
                                   records=records, forfeit=forfeit, progress=progress,
                                   interruptible=True)
-        _finish_summary(result, as_json, records, summary=result.summary)
+        _finish_summary(result, as_json, claimed, summary=result.summary)
         return
     if forfeit:
         raise UserError("--forfeit is for line-ups with an external engine (engine:PATH), "
@@ -294,7 +297,7 @@ def match(strategies, deals, seed, threads, swap, records, force, as_json, progr
         summary = run_table_match(names, deals=deals, seed=seed, rules=rules, threads=threads,
                                   swap=swap, records=records, progress=progress,
                                   interruptible=True)
-        _finish_summary(summary, as_json, records)
+        _finish_summary(summary, as_json, claimed)
         return
     a, b = names
     if sprt is not None:
@@ -314,10 +317,12 @@ def match(strategies, deals, seed, threads, swap, records, force, as_json, progr
         return
     summary = run_match(a, b, deals=deals, seed=seed, threads=threads, swap=swap,
                         records=records, progress=progress, interruptible=True, rules=rules)
-    _finish_summary(summary, as_json, records)
+    _finish_summary(summary, as_json, claimed)
 
 
-def _finish_summary(result, as_json, records, what="deals", summary=None) -> None:
+def _finish_summary(result, as_json, claimed, what="deals", summary=None) -> None:
+    """Print the summary; then what stopped the run (exit 130), and where the records went
+    if a file appeared at their path meanwhile (kept: exit 2 unless 130)."""
     summary = result if summary is None else summary
     if as_json:
         click.echo(json.dumps(result.to_dict()))
@@ -326,9 +331,13 @@ def _finish_summary(result, as_json, records, what="deals", summary=None) -> Non
     if summary.interrupted_of is not None:
         click.echo(f"durak-sim: interrupted after {summary.deals:,} of "
                    f"{summary.interrupted_of:,} {what}"
-                   + (f"; {records} holds their records" if records is not None else ""),
+                   + (f"; {claimed.written} holds their records" if claimed else ""),
                    err=True)
-        raise ExitNow(130)
+    kept = claimed is not None and claimed.kept is not None
+    if kept:
+        click.echo(f"durak-sim: error: {claimed.message}", err=True)
+    if summary.interrupted_of is not None or kept:
+        raise ExitNow(130 if summary.interrupted_of is not None else 2)
 
 
 @main.command()
@@ -365,11 +374,11 @@ def series(strategies, deals, n_series, seed, threads, records, force, as_json, 
     load_plugins(plugins)
     apply_engine_settings(engine_timeout)
     names, rules = _lineup(strategies, rules_spec)
-    _records_file(records, force, deals * n_series, rules.players)
+    claimed = _records_file(records, force, deals * n_series, rules.players)
     summary = run_table_match(names, deals=n_series, seed=seed, rules=rules, threads=threads,
                               swap=False, records=records, progress=progress,
                               interruptible=True, series_deals=deals)
-    _finish_summary(summary, as_json, records, what="series")
+    _finish_summary(summary, as_json, claimed, what="series")
 
 
 @main.command()

@@ -55,12 +55,13 @@ class PathParam(click.Path):
         return super().convert(value, param, ctx)
 
 
-def check_output_file(path: Path, force: bool, option: str) -> None:
+def check_output_file(path: Path, force: bool, option: str):
     """``path`` may be written (atomically, later): its folder is writable, and it does not
     exist unless ``force``; what exists there is a plain file or a symbolic link to one (the
     write replaces the linked file and keeps the link: ``files.write_target``). A device
     such as /dev/null, a pipe or a link to nothing would be lost or surprising, so they are
-    refused even with ``force``. Nothing is created or changed here."""
+    refused even with ``force``. Nothing is created or changed here. Returns the output's
+    ``files.Claim``: a file that appears at ``path`` from now on is kept, not replaced."""
     import stat
     import tempfile
 
@@ -84,6 +85,9 @@ def check_output_file(path: Path, force: bool, option: str) -> None:
             pass
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+    from .files import claim
+
+    return claim(path, force)
 
 
 def stdout_to_devnull() -> None:

@@ -103,9 +103,10 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
     Each turn shows your hand (by suit and rank, trumps last), the table, the trump, the
     stock, every opponent's hand size and the cards known to be in it, and your legal moves,
     numbered: answer with a number, a card (7d, 10♦, td), a defence (9d 7d: beat 7d with
-    9d), take, stop, transfer 8d, done, swap, keep; help, hint, show, quit. Ctrl-C stops (exit code 130). The game record is written
-    at the end (also of a game stopped midway): durak-sim replay --record FILE shows it; the
-    command that plays the same deal again is printed too."""
+    9d), take, stop, transfer 8d, done, swap, keep; help, hint, show, quit. Ctrl-C stops
+    (exit code 130). The game record is written at the end (also of a game stopped
+    midway): durak-sim replay --record FILE shows it; the command that plays the same deal
+    again is printed too."""
     import secrets
 
     from rich.console import Console
@@ -134,7 +135,7 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
         except OSError as exc:
             raise UserError(f"cannot write the game record in {path.parent}: "
                             f"{exc.strerror or exc}; give --record FILE elsewhere") from None
-    check_output_file(path, force, "--record")
+    claimed = check_output_file(path, force, "--record")
     prepare(ais, kernel=False)   # a cold compile is announced before the deal, not in it
     class PipeConsole(Console):
         def on_broken_pipe(self) -> None:
@@ -160,17 +161,21 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
         status = "interrupted"
     except (StrategyFailure, BrokenPipeError):   # (stdout closed: | head, say)
         with held_interrupts(reraise=False):        # (the failure is what to report)
-            write_records(path, [session.record()], replace=force)
+            write_records(path, [session.record()])
+        if claimed.kept is not None:
+            click.echo(f"durak-sim: {claimed.message}", err=True)
         raise
     # a stop while the record and the closing lines are written (a second one, or a kill
     # that came twice at once: ``timeout``) waits for them, then ends the command (130)
     with held_interrupts(reraise=False) as held:
-        _keep_record(path, session.record(), replace=force)
-        _closing_lines(screen, session, status, path,
+        _keep_record(path, session.record())
+        _closing_lines(screen, session, status, claimed.written,
                        _again_command(seed, deal, ais, rules, plugins))
         sys.stdout.flush()
-    if status == "interrupted" or held.hit:
-        raise ExitNow(130)
+    if claimed.kept is not None:   # a file appeared at the record's path while you played
+        click.echo(f"durak-sim: error: {claimed.message}", err=True)
+    if status == "interrupted" or held.hit or claimed.kept is not None:
+        raise ExitNow(130 if status == "interrupted" or held.hit else 2)
 
 
 def _closing_lines(screen, session, status: str, path: Path, again: str) -> None:
@@ -211,17 +216,14 @@ def engine_example_command():
     click.echo(str(EXAMPLES["lowest_card"]))
 
 
-def _keep_record(path: Path, rec: dict, replace: bool) -> None:
-    """Write a played game's record (``replace``: a file at ``path`` may be replaced); when
-    it cannot be written (a full disk), print the record to stdout and say so, rather than
-    lose the game."""
-    from .files import NameTaken, WriteError
+def _keep_record(path: Path, rec: dict) -> None:
+    """Write a played game's record; when the file cannot be written (a full disk), print
+    the record to stdout and say so, rather than lose the game."""
+    from .files import WriteError
     from .records import dumps, write_records
 
     try:
-        write_records(path, [rec], replace=replace)
-    except NameTaken:   # written, beside a file that appeared meanwhile: the message says
-        raise
+        write_records(path, [rec])
     except WriteError as exc:
         click.echo(dumps(rec))
         raise WriteError(f"{exc}; the game's record is the line above (save it in a .jsonl "

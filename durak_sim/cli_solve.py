@@ -1,13 +1,13 @@
 """``durak-sim solve FILE [--json]``: solve endgame positions (docs/position.md).
 
 FILE holds one position (a JSON object) or JSON Lines (one position a line; ``-``: standard
-input), read one position at a time; answers come in the same order, each as soon as it is found. Errors (a malformed
-position, an unreadable file) print one line ``durak-sim: error: <message>`` on stderr and exit
-with code 2, before any answer (from a pipe, after the answers to the positions before the
-bad one). Every solve has
-a budget (``--time-limit``, default ``DEFAULT_TIME_LIMIT`` seconds a position; ``--max-nodes``);
-a search it stops prints the bounds it proved. On a terminal, stderr shows the search's
-progress about once a second. Ctrl-C stops at once: the answers found so far and what the
+input), read one position at a time; answers come in the same order, each as soon as it is
+found. Errors (a malformed position, an unreadable file) print one line ``durak-sim: error:
+<message>`` on stderr and exit with code 2, before any answer (from a pipe, after the
+answers to the positions before the bad one). Every solve has a budget (``--time-limit``,
+default ``DEFAULT_TIME_LIMIT`` seconds a position; ``--max-nodes``); a search it stops
+prints the bounds it proved. On a terminal, stderr shows the search's progress about once
+a second. Ctrl-C stops at once: the answers found so far and what the
 current search proved are printed, and the exit code is 130.
 """
 from __future__ import annotations
@@ -224,8 +224,9 @@ def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
     """Solve the endgame position(s) in FILE.
 
     FILE holds one position (format durak-sim/position/1) or JSON Lines, one position a line;
-    - reads standard input. The value is seat 0's: 1 (seat 0 goes out, seat 1 is the Durak), 0 (draw), -1. The optimal
-    actions of the seat to act come best first: winning in fewer plies, losing in more.
+    - reads standard input. The value is seat 0's: 1 (seat 0 goes out, seat 1 is the
+    Durak), 0 (draw), -1. The optimal actions of the seat to act come best first: winning
+    in fewer plies, losing in more.
 
     Big endgames (10 cards each) can take far longer than a minute to solve exactly, so
     every search has a budget: by default 60 s a position (--time-limit 0: none), which

@@ -114,9 +114,9 @@ _LIVE: set = set()          # running EngineProcess objects
 #: seconds a stopped play still waits for an engine's answers, so that the game under way
 #: can end (and with it the deal) when its engines answer promptly
 STOP_GRACE = 1.0
-#: the stop flag (a one-element array) of the play under way (:func:`stopping_with`), and
-#: when it was first seen set
-_STOP: list = [None, None]
+#: per thread: the stop flag (a one-element array) of the play under way
+#: (:func:`stopping_with`), and when it was first seen set
+_STOP = threading.local()
 _THINKING: dict = {}        # strategy name -> [decisions, seconds, longest]
 
 
@@ -215,20 +215,21 @@ def stopping_with(flag):
     """While the block runs, an engine's answer is awaited only until ``STOP_GRACE`` s
     after ``flag[0]`` is seen set (looked at every ``EXIT_CHECK`` s while an answer is
     awaited): then :class:`EngineStopped` is raised."""
-    old, _STOP[:] = list(_STOP), [flag, None]
+    old = getattr(_STOP, "flag", None), getattr(_STOP, "seen", None)
+    _STOP.flag, _STOP.seen = flag, None
     try:
         yield
     finally:
-        _STOP[:] = old
+        _STOP.flag, _STOP.seen = old
 
 
 def _stop_asked() -> bool:
-    flag = _STOP[0]
+    flag = getattr(_STOP, "flag", None)
     if flag is None or not flag[0]:
         return False
-    if _STOP[1] is None:
-        _STOP[1] = time.monotonic()
-    return time.monotonic() - _STOP[1] >= STOP_GRACE
+    if _STOP.seen is None:
+        _STOP.seen = time.monotonic()
+    return time.monotonic() - _STOP.seen >= STOP_GRACE
 
 
 class EngineDecide:
@@ -263,9 +264,9 @@ def _dies_with_us():
     """What the engine's process runs before its program (``preexec_fn``): on Linux, ask
     for SIGKILL when durak-sim dies (``PR_SET_PDEATHSIG``), so that even a SIGKILLed
     command, which can end nothing itself, leaves no engine behind (one that ignores its
-    closed input and the other signals included). That asks for the death of the thread
-    that starts the engine, so it is done only from the main thread, which lives as long
-    as the process. None elsewhere."""
+    closed input and the other signals included; the engine's own children are its to
+    end). That asks for the death of the thread that starts the engine, so it is done only
+    from the main thread, which lives as long as the process. None elsewhere."""
     if not sys.platform.startswith("linux") or \
             threading.current_thread() is not threading.main_thread():
         return None
@@ -275,7 +276,14 @@ def _dies_with_us():
         prctl = ctypes.CDLL(None, use_errno=True).prctl   # looked up here, not in the child
     except (OSError, AttributeError):
         return None
-    return lambda: prctl(1, int(signal.SIGKILL))   # 1: PR_SET_PDEATHSIG
+    parent = os.getpid()
+
+    def die_with_parent():
+        prctl(1, int(signal.SIGKILL))   # 1: PR_SET_PDEATHSIG
+        if os.getppid() != parent:      # it died before the request: no engine without it
+            os._exit(1)
+
+    return die_with_parent
 
 
 def _stream_value(x: int) -> int:

@@ -13,14 +13,14 @@ import errno
 import glob
 import hashlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import UserError
 
 TMP_SUFFIX = ".tmp"
 #: what ``os.link`` says on a file system that has no hard links
-NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK,
-                 errno.ENOSYS}
+NO_HARD_LINKS = {errno.EPERM, errno.EACCES, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS}
 
 
 class StorageError(UserError):
@@ -103,11 +103,12 @@ def atomic_text_file(path: Path, encoding: str = "utf-8", replace: bool | None =
     (an error, Ctrl-C or a kill leaves ``path`` as it was). A symbolic link: its file
     (:func:`write_target`).
 
-    ``replace``: whether a file at ``path`` may be replaced; None: only if one was there
-    when the write began (the command was told to replace it). A file that may not be
-    replaced (one that appeared while the block ran, say) is kept as it is: the new file
-    goes to the first free name ``STEM-1.SUFFIX``, ``STEM-2.SUFFIX``, ..., and a
-    :class:`WriteError` says so.
+    ``replace``: whether a file at ``path`` may be replaced; None: as the command's
+    :func:`claim` of ``path`` says, else only if one is there as the write begins. A file
+    that may not be replaced (one that appeared meanwhile) is kept as it is: the new file
+    goes to the first free name ``STEM-1.SUFFIX``, ``STEM-2.SUFFIX``, ..., which the claim
+    records (``kept``: the command says so once it has said the rest), or without a claim
+    a :class:`NameTaken` error says.
 
     >>> import tempfile
     >>> p = Path(tempfile.mkdtemp()) / "x.txt"
@@ -118,8 +119,9 @@ def atomic_text_file(path: Path, encoding: str = "utf-8", replace: bool | None =
     """
     path = Path(path)
     target = write_target(path)
+    claimed = _CLAIMS.get(os.path.abspath(target))
     if replace is None:
-        replace = os.path.lexists(target)
+        replace = claimed.replace if claimed is not None else os.path.lexists(target)
     tmp = target.with_name(f".{target.name}.{os.getpid()}{TMP_SUFFIX}")
     _remove_orphans(target)
     try:
@@ -130,13 +132,47 @@ def atomic_text_file(path: Path, encoding: str = "utf-8", replace: bool | None =
         if replace:
             os.replace(tmp, target)
         else:
-            _put_new(tmp, target, path)
+            try:
+                _put_new(tmp, target, path)
+            except NameTaken as exc:
+                if claimed is None:
+                    raise
+                claimed.kept, claimed.message = exc.kept, str(exc)
     except OSError as exc:   # a full disk, a read-only folder: say which file
         raise WriteError(f"cannot write {_named(path, target)}: {exc.strerror or exc}"
                          ) from None
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+
+
+@dataclass
+class Claim:
+    """An output file a command checked before it began (:func:`claim`)."""
+
+    path: Path
+    replace: bool               # a file there may be replaced: --force, and one was there
+    kept: Path | None = None    # a file appeared there meanwhile: where the output went
+    message: str | None = None  # and the line that says so (NameTaken's)
+
+    @property
+    def written(self) -> Path:
+        """Where the output is."""
+        return self.path if self.kept is None else self.kept
+
+
+#: the outputs claimed in this process, by the absolute path of the file written
+_CLAIMS: dict[str, Claim] = {}
+
+
+def claim(path: Path, force: bool) -> Claim:
+    """Decide, as a command checks its output ``path`` before it begins, whether the file
+    written at its end may replace one there: only with ``force`` and if one is there now.
+    A file that appears later is kept (:func:`atomic_text_file`)."""
+    target = write_target(Path(path))
+    c = Claim(Path(path), bool(force) and os.path.lexists(target))
+    _CLAIMS[os.path.abspath(target)] = c
+    return c
 
 
 def _put_new(tmp: Path, target: Path, path: Path) -> None:

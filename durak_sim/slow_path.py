@@ -74,6 +74,9 @@ def play_reference(strats, seed, deals, rots, n_series_deals, rules, record, sto
         seated = [strats[(s + rot) % players] for s in range(players)]
         dealer = None
         for k in range(per):
+            if k and stop is not None and stop[0]:   # stopped within a series: dropped
+                done = j * per
+                break
             g = j * per + k
             kw = {}
             if n_series_deals is not None:

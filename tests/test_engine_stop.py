@@ -125,8 +125,10 @@ def test_a_sigkilled_command_leaves_no_engine_running(tmp_path):
     proc = subprocess.Popen([*CLI, "match", f"engine:stubborn.py {pids}", "easy", "--deals",
                              "500", "--no-progress"], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    _wait_for(pids)
-    time.sleep(1.0)
+    deadline = time.monotonic() + 60   # both seats' engines started
+    while (not pids.exists() or len(pids.read_text().split()) < 2) and \
+            time.monotonic() < deadline:
+        time.sleep(0.1)
     proc.kill()
     proc.communicate(timeout=30)
     started = pids.read_text().split()

@@ -272,3 +272,50 @@ def test_a_file_system_without_hard_links_keeps_a_file_that_appeared(tmp_path, m
             (tmp_path / "b.jsonl").write_text("precious\n")
     assert (tmp_path / "b.jsonl").read_text() == "precious\n"
     assert e.value.kept.read_text() == "new\n"
+
+
+def test_a_records_file_made_during_a_match_or_a_play_is_kept(tmp_path, monkeypatch):
+    """The decision is taken when the command checks its output, before any compile: a file
+    made at the path after that (during a cold compile, or while you play) stays, the
+    records go beside it, the summary or the game's closing lines come as always, then one
+    line says where the records are (exit code 2)."""
+    from click.testing import CliRunner
+
+    from durak_sim import match
+    from durak_sim.cli import main
+    from durak_sim.human import PlaySession
+
+    late = tmp_path / "late.jsonl"
+    ready = match.ready_lineup
+
+    def compile_then_a_file(*args, **kw):
+        late.write_text("precious\n")
+        return ready(*args, **kw)
+
+    monkeypatch.setattr(match, "ready_lineup", compile_then_a_file)
+    res = CliRunner().invoke(main, ["match", "easy", "random", "--deals", "5", "--records",
+                                    str(late), "--no-progress", "--json"])
+    assert res.exit_code == 2
+    assert json.loads(res.stdout)["deals"] == 5   # the summary
+    assert res.stderr == (f"durak-sim: error: cannot write {late}: a file of that name "
+                          f"appeared while this one was written, and is left as it was; the "
+                          f"new one is {tmp_path / 'late-1.jsonl'}\n")
+    assert late.read_text() == "precious\n"
+    assert len((tmp_path / "late-1.jsonl").read_text().splitlines()) == 10
+
+    mine = tmp_path / "mine.jsonl"
+    record = PlaySession.record
+
+    def a_file_then_the_record(self):
+        if not mine.exists():
+            mine.write_text("precious\n")
+        return record(self)
+
+    monkeypatch.setattr(PlaySession, "record", a_file_then_the_record)
+    res = CliRunner().invoke(main, ["play", "--ai", "random", "--seed", "3", "--pace", "0",
+                                    "--record", str(mine)], input="quit\n")
+    assert res.exit_code == 2
+    kept = tmp_path / "mine-1.jsonl"
+    assert f"record: {kept}" in res.stdout and "the deal again from its start" in res.stdout
+    assert res.stderr.endswith(f"the new one is {kept}\n")
+    assert mine.read_text() == "precious\n" and json.loads(kept.read_text())["seed"] == 3
