@@ -457,11 +457,12 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
     try:
         played = runner.play(out, config, manifest, threads, progress, console, cluster,
                              on_saved=saved)
-    except runner.StoreFailed as exc:
+    except (runner.StoreFailed, WriteError) as exc:   # a chunk's file, or the manifest
         stored = Manifest.load(out)
-        raise UserError(f"cannot write {exc.path}: {exc.cause.strerror or exc.cause}; the "
-                        f"{len(stored.done & wanted)} chunks stored before are kept: make room, "
-                        f"then continue with: "
+        what = f"cannot write {exc.path}: {exc.cause.strerror or exc.cause}" \
+            if isinstance(exc, runner.StoreFailed) else str(exc)
+        raise UserError(f"{what}; the {len(stored.done & wanted)} chunks stored before are "
+                        f"kept: make room, then continue with: "
                         f"{TournamentInterrupted(out, 0, 0, _address(cluster)).resume_command}"
                         ) from None
     except runner.Stopped as exc:

@@ -154,6 +154,27 @@ def test_a_failing_report_says_the_games_are_stored(tmp_path, monkeypatch):
         run_tournament(["random", "easy"], 10, 13, tmp_path / "t", 1, progress=False)
 
 
+def test_a_manifest_that_cannot_be_written_names_the_resume(tmp_path):
+    """The manifest grows with every chunk: when it can no longer be written, the line
+    names it and the resume, as for a chunk, and the resumed folder is the one an
+    uninterrupted run makes."""
+    from cli_errors import assert_one_line_error
+
+    args = ["tournament", "random", "easy", "--deals", "3000", "--chunk", "50", "--seed",
+            "13", "--no-progress"]
+    out, whole = tmp_path / "t", tmp_path / "w"
+    proc = subprocess.run([*CLI, *args, "--out", str(out)], capture_output=True, text=True,
+                          preexec_fn=_small_files(8_192), timeout=300)
+    assert_one_line_error(proc, f"cannot write {out / 'manifest.json'}", "File too large",
+                          "chunks stored before are kept",
+                          f"durak-sim tournament --resume {out}")
+    for cmd in (["tournament", "--resume", str(out)], [*args, "--out", str(whole)]):
+        done = subprocess.run([*CLI, *cmd], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+    assert {name: (out / name).read_bytes() for name in RESULTS} == \
+        {name: (whole / name).read_bytes() for name in RESULTS}
+
+
 def test_a_full_disk_is_one_line_naming_the_file_and_the_resume(tmp_path, whole):
     from cli_errors import assert_one_line_error
 
