@@ -362,7 +362,7 @@ class TableSummary:
             console = Console(width=max(console.width, 180))
         c = self.counts
         what = f"{self.deals:,} series of {self.series_deals} deals" if self.series_deals \
-            else f"{self.deals:,} deals" + (f" x {c.players} seatings" if self.swap else "")
+            else f"{self.deals:,} deals" + (f" x {c.players} rotations" if self.swap else "")
         stopped = "" if self.interrupted_of is None else \
             f" (interrupted: {self.deals:,} of {self.interrupted_of:,})"
         t = Table(title=f"{' '.join(self.names)}: {what}, seed {self.seed}, "
