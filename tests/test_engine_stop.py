@@ -29,27 +29,42 @@ SLEEPER = textwrap.dedent("""\
 """)
 
 
-#: an engine that answers at once, with a child of its own that sleeps: its process group
-#: outlives it unless killed (a shell script's helpers)
-PARENT = textwrap.dedent("""\
-    import json, os, subprocess, sys
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)"])
-    with open(sys.argv[1], "a") as f:
-        f.write(f"{os.getpid()}\\n{child.pid}\\n")
+#: an engine that writes its pid and answers at once; with the mode ``child`` it starts a
+#: child of its own that sleeps (its process group outlives it unless killed, as a shell
+#: script's helpers would); with ``stubborn`` it ignores SIGINT and SIGTERM and sleeps on
+#: when its input ends
+PROMPT = textwrap.dedent("""\
+    import json, os, signal, subprocess, sys, time
+    pids, mode = sys.argv[1], sys.argv[2]
+    mine = [os.getpid()]
+    if mode == "child":
+        sleeper = [sys.executable, "-c", "import time; time.sleep(1000)"]
+        mine.append(subprocess.Popen(sleeper).pid)
+    if mode == "stubborn":
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with open(pids, "a") as f:
+        f.write("".join(f"{p}\\n" for p in mine))
     for line in sys.stdin:
         msg = json.loads(line)
         if msg["type"] == "hello":
             print(json.dumps({"type": "ready"}), flush=True)
         elif msg["type"] == "decide":
             print(json.dumps({"action": msg["legal"][0]}), flush=True)
+    if mode == "stubborn":
+        time.sleep(1000)
 """)
 
 
-def _wait_for(path, seconds=60.0):
+def _wait_for(path, lines=1, seconds=60.0):
+    """Until ``path`` holds ``lines`` lines (pids)."""
+    def enough():
+        return path.exists() and len(path.read_text().split()) >= lines
+
     deadline = time.monotonic() + seconds
-    while not path.exists() and time.monotonic() < deadline:
+    while not enough() and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert path.exists()
+    assert enough()
 
 
 @pytest.mark.parametrize("command", ["match", "tournament", "series"])
@@ -78,10 +93,10 @@ def test_a_stop_while_an_engine_thinks_is_answered_at_once(tmp_path, command, si
 def test_a_second_ctrl_c_leaves_no_engine_running(tmp_path):
     """A plugin's decision that never returns holds the first Ctrl-C; the second exits at
     once, and the engine of the other seat is killed first, its process group with it."""
-    (tmp_path / "parent.py").write_text(PARENT)
+    (tmp_path / "prompt.py").write_text(PROMPT)
     (tmp_path / "sleeper.py").write_text(SLEEPER)
     pids = tmp_path / "pids"
-    proc = subprocess.Popen([*CLI, "match", f"engine:parent.py {pids}", "sleeper",
+    proc = subprocess.Popen([*CLI, "match", f"engine:prompt.py {pids} child", "sleeper",
                              "--plugin", "sleeper.py", "--deals", "5", "--no-progress"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, preexec_fn=_signals_as_at_a_terminal)
@@ -96,39 +111,17 @@ def test_a_second_ctrl_c_leaves_no_engine_running(tmp_path):
     assert all(gone(int(p)) for p in pids.read_text().split())
 
 
-#: an engine that writes its pid, ignores SIGINT and SIGTERM, answers at once, and sleeps
-#: on when its input ends
-STUBBORN = textwrap.dedent("""\
-    import json, os, signal, sys, time
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    with open(sys.argv[1], "a") as f:
-        f.write(f"{os.getpid()}\\n")
-    for line in sys.stdin:
-        msg = json.loads(line)
-        if msg["type"] == "hello":
-            print(json.dumps({"type": "ready"}), flush=True)
-        elif msg["type"] == "decide":
-            time.sleep(0.01)
-            print(json.dumps({"action": msg["legal"][0]}), flush=True)
-    time.sleep(1000)
-""")
-
-
 def test_a_sigkilled_command_leaves_no_engine_running(tmp_path):
     """SIGKILL ends durak-sim with no chance to end its engines: each engine was started to
     die with it (Linux), also one that ignores every other way of being told."""
     if not sys.platform.startswith("linux"):
         pytest.skip("PR_SET_PDEATHSIG is Linux's")
-    (tmp_path / "stubborn.py").write_text(STUBBORN)
+    (tmp_path / "prompt.py").write_text(PROMPT)
     pids = tmp_path / "pids"
-    proc = subprocess.Popen([*CLI, "match", f"engine:stubborn.py {pids}", "easy", "--deals",
-                             "500", "--no-progress"], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60   # both seats' engines started
-    while (not pids.exists() or len(pids.read_text().split()) < 2) and \
-            time.monotonic() < deadline:
-        time.sleep(0.1)
+    proc = subprocess.Popen([*CLI, "match", f"engine:prompt.py {pids} stubborn", "easy",
+                             "--deals", "500", "--no-progress"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for(pids, lines=2)   # both seats' engines started
     proc.kill()
     proc.communicate(timeout=30)
     started = pids.read_text().split()
