@@ -333,11 +333,11 @@ def _finish_summary(result, as_json, claimed, what="deals", summary=None) -> Non
                    f"{summary.interrupted_of:,} {what}"
                    + (f"; {claimed.written} holds their records" if claimed else ""),
                    err=True)
-    kept = claimed is not None and claimed.kept is not None
-    if kept:
+    if claimed is not None and claimed.kept is not None:
         click.echo(f"durak-sim: error: {claimed.message}", err=True)
-    if summary.interrupted_of is not None or kept:
-        raise ExitNow(130 if summary.interrupted_of is not None else 2)
+        raise ExitNow(2 if summary.interrupted_of is None else 130)
+    if summary.interrupted_of is not None:
+        raise ExitNow(130)
 
 
 @main.command()

@@ -367,10 +367,7 @@ class EngineProcess:
             return
         with _LOCK:
             _LIVE.discard(self)
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)   # its children too (a shell script's)
-        except (ProcessLookupError, PermissionError):
-            pass
+        _kill_group(proc.pid)
         for f in (proc.stdin, proc.stdout):
             try:
                 f.close()
@@ -583,10 +580,15 @@ def kill_all_now() -> None:
     for proc in list(_LIVE):
         p = proc.proc
         if p is not None:
-            try:
-                os.killpg(p.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            _kill_group(p.pid)
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL the engine's process group: its children too (a shell script's)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 atexit.register(close_all)

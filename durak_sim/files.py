@@ -179,7 +179,7 @@ def _put_new(tmp: Path, target: Path, path: Path) -> None:
     """Put ``tmp`` in place at ``target``, which must not exist by then: a hard link
     replaces nothing, where ``os.replace`` would (a file system without hard links: a
     look, then ``os.replace``). A file found there stays; ``tmp`` goes to the first free
-    ``STEM-N.SUFFIX`` beside it and :class:`WriteError` tells where."""
+    ``STEM-N.SUFFIX`` beside it and :class:`NameTaken` tells where."""
     def put(at: Path) -> bool:
         try:
             os.link(tmp, at)

@@ -118,14 +118,13 @@ def dumps(record: dict) -> str:
     return json.dumps(record, separators=(",", ":"), ensure_ascii=True)
 
 
-def write_records(path, records: Iterable[dict], replace: bool | None = None) -> int:
-    """Write records as JSON Lines, all or nothing (``files.atomic_text_file``, whose
-    ``replace`` says whether a file there may be replaced); returns how many were
-    written."""
+def write_records(path, records: Iterable[dict]) -> int:
+    """Write records as JSON Lines, all or nothing (``files.atomic_text_file``); returns
+    how many were written."""
     from .files import atomic_text_file
 
     n = 0
-    with atomic_text_file(Path(path), encoding="ascii", replace=replace) as f:
+    with atomic_text_file(Path(path), encoding="ascii") as f:
         for rec in records:
             f.write(dumps(rec) + "\n")
             n += 1

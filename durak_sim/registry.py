@@ -90,7 +90,6 @@ _ALIASES: dict[str, str] = {}
 #: names of the numba strategies compiled (or loaded) in this process
 _READY: set[str] = set()
 _builtins_loaded = False   # set as loading starts (a strategy module may ask again)
-_builtins_done = False     # set once every built-in and entry point has registered
 #: held while the built-ins load: another thread (a fresh dask worker's) waits for the whole
 #: registry rather than reading it half filled
 _BUILTINS_LOCK = threading.RLock()
@@ -236,9 +235,7 @@ def _check_callable(name: str, decide) -> None:
 def load_builtins() -> None:
     """Import every module of ``durak_sim.strategies`` (each registers itself), then the
     strategies of installed packages (entry points, :func:`load_entry_points`)."""
-    global _builtins_loaded, _builtins_done
-    if _builtins_done:
-        return
+    global _builtins_loaded
     with _BUILTINS_LOCK:
         if _builtins_loaded:   # done by another thread, or under way in this one
             return
@@ -249,7 +246,6 @@ def load_builtins() -> None:
             if not info.name.startswith("_"):
                 importlib.import_module(f"{pkg.__name__}.{info.name}")
         load_entry_points()
-        _builtins_done = True
 
 
 #: the entry-point group of installable strategy packages (README, "Strategies as packages")

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from .external import is_engine_spec
+from .files import WriteError
 from .counts import pentanomial_counts
 from .play import play_schedule, prepare
 from .progress import Board, live
@@ -57,15 +58,6 @@ class Stopped(Exception):
     by :func:`play`."""
 
     played = None
-
-
-class StoreFailed(OSError):
-    """Writing the games to ``path`` failed (``cause``: the OS error); what was stored
-    before stays stored."""
-
-    def __init__(self, path: Path, cause: OSError):
-        super().__init__(cause.errno, cause.strerror or str(cause), str(path))
-        self.path, self.cause = path, cause
 
 
 @dataclass
@@ -265,7 +257,8 @@ class _Store:
         try:
             return write_chunk(self.out / rel, table)
         except OSError as exc:   # a full disk, a folder gone: say where, keep what is stored
-            raise StoreFailed(self.out / rel, exc) from None
+            raise WriteError(f"cannot write {self.out / rel}: {exc.strerror or exc}"
+                             ) from None
 
     def _chunk(self, key, lo, hi, games):
         table = self._table(key, games)

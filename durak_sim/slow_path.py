@@ -67,14 +67,11 @@ def play_reference(strats, seed, deals, rots, n_series_deals, rules, record, sto
     t = time.perf_counter()
     done = n
     for j in range(len(deals)):
-        if done < n or stop is not None and stop[0]:   # stopped: the games (series) before
-            done = min(done, j * per)
-            break
         rot = int(rots[j])
         seated = [strats[(s + rot) % players] for s in range(players)]
         dealer = None
         for k in range(per):
-            if k and stop is not None and stop[0]:   # stopped within a series: dropped
+            if stop is not None and stop[0]:   # stopped: the games (series) before are kept
                 done = j * per
                 break
             g = j * per + k
@@ -101,6 +98,8 @@ def play_reference(strats, seed, deals, rots, n_series_deals, rules, record, sto
                 decks[g] = deal_deck(seed, int(deals[j]), kw.get("stream", 0))
             if n_series_deals is not None:
                 dealer = _next_dealer(res, game.dealer, rules)
+        if done < n:
+            break
     series_deal = None if n_series_deals is None else np.tile(np.arange(per), len(deals))
     batch = GameBatch(seed, rules, list(strats),
                       np.asarray(deals if n_series_deals is None else np.repeat(deals, per)),

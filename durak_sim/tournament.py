@@ -457,11 +457,9 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
     try:
         played = runner.play(out, config, manifest, threads, progress, console, cluster,
                              on_saved=saved)
-    except (runner.StoreFailed, WriteError) as exc:   # a chunk's file, or the manifest
+    except WriteError as exc:   # a chunk's file, or the manifest
         stored = Manifest.load(out)
-        what = f"cannot write {exc.path}: {exc.cause.strerror or exc.cause}" \
-            if isinstance(exc, runner.StoreFailed) else str(exc)
-        raise UserError(f"{what}; the {len(stored.done & wanted)} chunks stored before are "
+        raise UserError(f"{exc}; the {len(stored.done & wanted)} chunks stored before are "
                         f"kept: make room, then continue with: "
                         f"{TournamentInterrupted(out, 0, 0, _address(cluster)).resume_command}"
                         ) from None

@@ -234,7 +234,6 @@ def test_a_file_that_appears_during_a_write_is_kept(tmp_path):
     that name made meanwhile (by the user, by another run) stays, the new one goes beside
     it, and the error says where. One that was there (the command was told --force) is."""
     from durak_sim.files import NameTaken, atomic_text_file
-    from durak_sim.records import write_records
 
     late = tmp_path / "late.jsonl"
     with pytest.raises(NameTaken) as e:
@@ -249,7 +248,8 @@ def test_a_file_that_appears_during_a_write_is_kept(tmp_path):
         f.write("again\n")
     assert late.read_text() == "again\n"
     with pytest.raises(NameTaken) as e:   # told not to replace: the next free name
-        write_records(late, [{"a": 1}], replace=False)
+        with atomic_text_file(late, replace=False) as f:
+            f.write('{"a":1}\n')
     assert e.value.kept == tmp_path / "late-2.jsonl" and late.read_text() == "again\n"
 
 
