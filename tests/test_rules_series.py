@@ -100,6 +100,21 @@ def test_R9_1_the_durak_deals_and_the_seat_after_him_attacks(engine):
     assert o[O_TRUMP_CARD] == up
 
 
+def test_R9_1_R2_2_a_later_six_by_six_deal_turns_up_the_dealers_last_card(engine):
+    """Six players, no stock: in a later deal the dealer (not seat 5) gets the last card
+    dealt, which is face up, stays in his hand and is known there; the seat after him
+    attacks."""
+    for dealer in (0, 2, 4):
+        hands, stock, up = dealt(11, 3, 6, stream=series_stream(1), dealer=dealer)
+        g = engine.new(11, 3, podkidnoy(6), stream=series_stream(1), dealer=dealer)
+        o = obs(g, 0)
+        assert len(stock) == 0 and o[O_STOCK] == 0
+        assert up == hands[dealer][-1] and o[O_TRUMP_CARD] == up
+        assert hand(g, dealer) == cards_mask(hands[dealer]) and o[O_KNOWN + dealer] == 1 << up
+        first = (dealer + 1) % 6
+        assert o[O_FIRST] == o[O_ATTACKER] == first and g.to_move() == first
+
+
 def test_R9_2_score_first_out_plus_one_durak_minus_one(engine):
     rules = podkidnoy(3)
     seats = ["random", "easy", "random"]

@@ -15,7 +15,7 @@ from durak_sim.observation import (
     PHASE_DEFEND, PHASE_LEAD, PHASE_OPEN, PHASE_SWAP,
 )
 from durak_sim.rules import (
-    FLAG_LEAD_MULTIPLE, FLAG_PROSTOY, FLAG_SWAP, FLAG_TEAMS, FLAG_TRANSFER,
+    FLAG_LEAD_MULTIPLE, FLAG_PROSTOY, FLAG_SWAP, FLAG_TEAMS, FLAG_TRANSFER, Rules,
 )
 from table_rules import (
     ALL_FOUR, dealt, full, hand, history_text, legal, lowest_trump_holder, mask, multi, obs,
@@ -222,6 +222,31 @@ def test_R8_2_R8_4_teams_transfer_to_the_next_active_opponent(engine):
     assert legal(g) == ["take", "defend 9C 7C"]
 
 
+def test_R8_2_E6_a_transfer_passes_over_an_out_seat(engine):
+    """Without teams the next active seat after the transferring defender defends: seat 2
+    is out, so seat 3, and the limit is seat 3's three cards."""
+    hands = [["9C", "9D", "KD"], ["7C", "8S", "KS"], [], ["7D", "QS", "JH"]]
+    g = engine.from_position(pos(transfer(4), hands, table=[["7S", None]], out=[2]))
+    play(g, "transfer 7C")
+    o = obs(g, 0)
+    assert (o[O_ATTACKER], o[O_DEFENDER]) == (1, 3) and g.to_move() == 3
+    assert o[O_BOUT_LIMIT] == 3 and o[O_ELIGIBLE] == seats_mask(0, 1)
+    # seat 0 holds three cards: as many as the attack cards a transfer to it would make
+    assert legal(g) == ["take", "transfer 7D", "defend JH 7S", "defend QS 7S", "defend JH 7C"]
+
+
+def test_R7_5_R8_2_after_a_transfer_the_out_order_starts_at_the_new_main_attacker(engine):
+    hands = [[], ["7C"], ["9S", "9C"], ["AH", "KH"]]
+    g = engine.from_position(pos(transfer(4), hands, table=[["7S", None]]))
+    play(g, "transfer 7C", "defend 9S 7S", "defend 9C 7C")
+    for seat in (1, 3, 0):      # R7.3 from the new main attacker, skipping the defender
+        assert g.to_move() == seat and legal(g) == ["stop"]
+        play(g, "stop")
+    # seats 0, 1 and 2 are empty after the bout: placed in seat order from seat 1
+    assert g.result() == {"outcome": "durak", "durak": 3, "out_order": [1, 2, 0], "bouts": 1,
+                          "places": [3, 1, 2, 4]}
+
+
 # ======================================================================== R8.3 prostoy
 PROSTOY_DEFENDER = ["8S", "8C", "TD", "QC", "AH"]
 
@@ -353,6 +378,26 @@ def test_R8_3_E7_every_card_beaten_ends_the_bout_at_once(engine):
     assert (o[O_ATTACKER], o[O_DEFENDER]) == (1, 0) and g.to_move() == 1
 
 
+def test_R8_3_E10_after_a_take_with_seats_out(engine):
+    """A prostoy take skips the taker (R7.4); the attacker of the bout goes out after it."""
+    taker = ["8S", "AC", "6H", "TD", "KD"]
+    lead = [["7S", None], ["7D", None], ["9C", None]]
+    g = engine.from_position(pos(prostoy(3), [[], taker, ["QS", "QD"]], table=lead))
+    play(g, "defend 8S 7S", "take")
+    o = obs(g, 2)
+    assert places(g) == [1, 0, 0] and (o[O_ATTACKER], o[O_DEFENDER]) == (2, 1)
+    assert o[O_BOUT_LIMIT] == 5 and legal(g) == ["attack QS", "attack QD"]
+    # teams of three, seat 2 out: the seat after the taker is out, so its next active
+    # partner (4; seat 0 goes out after this bout) attacks the next opponent after seat 2
+    rules = Rules(variant="prostoy", players=6, teams=True)
+    hands = [[], taker, [], ["QS", "QD"], ["JC"], ["6C"]]
+    g = engine.from_position(pos(rules, hands, table=lead, out=[2]))
+    play(g, "defend 8S 7S", "take")
+    o = obs(g, 4)
+    assert places(g) == [2, 0, 1, 0, 0, 0] and (o[O_ATTACKER], o[O_DEFENDER]) == (4, 3)
+    assert o[O_BOUT_LIMIT] == 2 and g.to_move() == 4 and legal(g) == ["attack JC"]
+
+
 def test_R8_3_E3_only_the_attacker_attacks_at_any_table(engine):
     hands = [["7S", "KD"], ["8S", "9C", "TD", "QC", "AH"], ["7C", "8D", "QS"]]
     g = engine.from_position(pos(prostoy(3), hands))
@@ -406,6 +451,18 @@ def test_R8_4_E3_teams_of_three_neighbours(engine):
     assert g.to_move() == 2 and legal(g) == ["attack 7C", "stop"]
     play(g, "stop")
     assert g.to_move() == 4 and legal(g) == ["attack 9C", "stop"]
+
+
+def test_R8_4_E3_a_partner_neighbour_is_dropped_not_replaced(engine):
+    """Six dealt in (neighbours), seat 4 out: the defender's neighbours are 2 and 5, and 5
+    is its partner; the next opponent beyond it (seat 0, holding a nine) is no neighbour."""
+    hands = [["9C", "KD"], ["AC", "QH"], ["7C", "JD"], ["9D", "JS", "AS"], [], ["7D", "8C"]]
+    g = engine.from_position(pos(teams(6), hands, attacker=2, table=[["7S", "9S"]], out=[4]))
+    assert obs(g, 2)[O_DEFENDER] == 3 and obs(g, 2)[O_ELIGIBLE] == seats_mask(2)
+    assert legal(g) == ["attack 7C", "stop"]
+    play(g, "stop")
+    o = obs(g, 3)
+    assert o[O_BOUTS] == 1 and g.to_move() == 3 and o[O_ATTACKER] == 3
 
 
 def test_R8_4_E10_out_defender_turn_passes_to_its_partner(engine):
