@@ -67,6 +67,9 @@ def check_output_file(path: Path, force: bool, option: str):
 
     from .files import WriteError, write_target
 
+    if str(path) == "-":
+        raise UserError(f"{option} -: the output is written to a file, not to standard output "
+                        f"(the command prints there); name a file (one called '-' by its full path)")
     if path.is_dir():
         raise UserError(f"{option} {path} is a folder")
     try:

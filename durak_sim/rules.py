@@ -257,18 +257,35 @@ class Rules:
 
 
 def _contradiction(name: str, opt: str, value) -> str:
-    hint = ""
+    """One line for an option that ``name`` fixes otherwise, in the options' words.
+
+    >>> _contradiction("prostoy", "throw_in", "all")
+    'ruleset prostoy has no throw-ins: its bout is one multiple attack (R8.3), without throw-ins, transfers or leads of one rank (R8.1)'
+    >>> _contradiction("podkidnoy", "transfer", True)
+    'ruleset podkidnoy has no transfers, so transfers cannot be asked: use --rules perevodnoy'
+    """
+    def words(o, v) -> str:
+        if o == "throw_in":
+            return "no throw-ins" if v is None else f"throw-ins by {v}"
+        what = {"lead_multiple": "leads of several cards of a rank (R8.1)",
+                "prostoy": "five-card bouts (R8.3)"}.get(o, OPTION_WORDS[o])
+        return what if v else f"no {what}"
+
+    fixed = words(opt, VARIANTS[name]["fixed"][opt])
     if name == "prostoy":
-        hint = " (prostoy's bout is one multiple attack: no throw-ins, transfers or other leads)"
-    elif opt == "transfer" and value:
+        return (f"ruleset prostoy has {fixed}: its bout is one multiple attack (R8.3), "
+                f"without throw-ins, transfers or leads of one rank (R8.1)")
+    hint = ""
+    if opt == "transfer" and value:
         hint = ": use --rules perevodnoy"
     elif opt == "prostoy" and value:
         hint = ": use --rules prostoy"
     elif opt == "teams" and not value:
         hint = ": use --rules podkidnoy"
-    word = {True: "on", False: "off", None: "unset"}.get(value, repr(value))
-    return (f"ruleset {name} fixes {opt} = {VARIANTS[name]['fixed'][opt]}; it cannot be "
-            f"{word}{hint}")
+    asked = words(opt, value)
+    asked = f"{asked[3:]} cannot be left out" if asked.startswith("no ") else \
+        f"{asked} cannot be asked"
+    return f"ruleset {name} has {fixed}, so {asked}{hint}"
 
 
 def variants_table() -> list[tuple[str, str, str]]:

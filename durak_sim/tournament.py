@@ -237,8 +237,13 @@ def _resume_config(out: Path, manifest: Manifest, strategies, deals, seed, chunk
                             ) from None
     asked = {}
     if strategies or gauntlet is not None:
-        asked_cfg = make_config(strategies, deals=stored.deals, seed=stored.seed,
-                                gauntlet=gauntlet, rules=rules or stored.rules)
+        try:
+            asked_cfg = make_config(strategies, deals=stored.deals, seed=stored.seed,
+                                    gauntlet=gauntlet, rules=rules or stored.rules)
+        except UserError:   # a field no tournament of the stored rules can be
+            raise UserError(f"{out} holds another tournament: strategies "
+                            f"{list(stored.strategies)} (asked {list(strategies)}; a resume "
+                            f"needs no strategies, or these)") from None
         asked["strategies"] = asked_cfg.strategies
         asked["gauntlet"] = asked_cfg.gauntlet
     if deals is not None and deals < stored.deals:

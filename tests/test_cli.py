@@ -407,6 +407,22 @@ def test_force_never_replaces_a_device_a_pipe_or_a_link(tmp_path):
     assert len(keep.read_text().splitlines()) == 4   # two deals, seats swapped
 
 
+def test_records_dash_is_refused_not_a_file_named_dash(tmp_path, monkeypatch):
+    """``solve -`` reads standard input; an output option given ``-`` would have made a file
+    named ``-`` where the command ran. It is refused in one line; the full path still
+    names such a file."""
+    for args in (["match", "easy", "random", "--deals", "2", "--records", "-"],
+                 ["series", "easy", "random", "--deals", "2", "--series", "1", "--records", "-"],
+                 ["play", "--ai", "easy", "--record", "-"]):
+        monkeypatch.chdir(tmp_path)
+        proc = run_cli(*args)
+        assert_one_line_error(proc, "standard output", "full path")
+    assert not (tmp_path / "-").exists()
+    proc = run_cli("match", "easy", "random", "--deals", "2", "--records", str(tmp_path / "-"))
+    assert proc.returncode == 0, proc.stderr
+    assert len((tmp_path / "-").read_text().splitlines()) == 4
+
+
 def test_a_terminal_without_the_characters_gets_question_marks_not_half_a_summary(tmp_path):
     import os
 

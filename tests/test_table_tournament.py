@@ -233,6 +233,11 @@ def test_a_resume_takes_the_same_game_under_another_name_and_refuses_another(tmp
     assert_one_line_error(invoke("tournament", "--resume", out, "--rules", "teams",
                                  "--players", 4, "--no-progress"),
                           "another tournament", "teams-4p-6+transfer", "asked teams-4p-6")
+    # a field too small for its tables is another tournament's too (it was told only that
+    # the field was too small, with a new tournament's command)
+    assert_one_line_error(invoke("tournament", "--resume", out, "random", "easy",
+                                 "--no-progress"),
+                          "another tournament", "asked ['random', 'easy']")
     assert files(out) == before
 
 
