@@ -90,8 +90,18 @@ def compute_tables(tally: PlaceTally, config) -> tuple[dict, list]:
     strategies = ps.strategy_table(tally).set_index("strategy").loc[order].reset_index()
     for t in (ratings, strategies):
         t.insert(1, "version", [version[n] for n in t["strategy"]])
-    tables = {"ratings": ratings, "strategies": strategies,
-              "head_to_head": ps.head_to_head(tally, order, fits),
+    h2h = ps.head_to_head(tally, order, fits)
+    flat = ps.widen_flat_ratings(ratings, h2h)
+    if h2h.attrs.get("elo_from_score"):
+        notes.append(f"Every resample gave the same rating difference for "
+                     f"{', '.join(h2h.attrs['elo_from_score'])} (each deal came out alike for "
+                     f"the two): its interval is the score's (Wilson's, the deals met as the "
+                     f"sample) as an Elo difference.")
+    if flat:
+        notes.append(f"Every resample gave the same rating for {', '.join(flat)}: its "
+                     f"interval is its widest head-to-head difference's times (k-1)/k for k "
+                     f"rated strategies (a rating is that share of its mean difference).")
+    tables = {"ratings": ratings, "strategies": strategies, "head_to_head": h2h,
               "lineups": ps.lineup_table(tally, order), "seats": ps.seat_table(tally),
               "first_attacker": ps.first_attacker_table(tally),
               "game_length": ps.game_length_table(tally),

@@ -194,7 +194,7 @@ def head_to_head(tally, order: Sequence[str], fits: dict | None = None,
     idx = {x: i for i, x in enumerate(tally.names)}
     n_p = len(tally.h2h)
     fits = fits or {}
-    rows = []
+    rows, flat = [], []
     for i, a in enumerate(order):
         for b in order[i + 1:]:
             x, y = idx[a], idx[b]
@@ -225,6 +225,9 @@ def head_to_head(tally, order: Sequence[str], fits: dict | None = None,
                 row[f"{name}_lo"], row[f"{name}_hi"] = float(lo[0]), float(hi[0])
             if "elo" in row and met < 2:   # one deal: its resamples are that deal
                 row["elo_lo"] = row["elo_hi"] = np.nan
+            elif "elo" in row and np.isfinite(row["elo"]) and not row["elo_hi"] > row["elo_lo"]:
+                row["elo_lo"], row["elo_hi"] = _elo_of_score_interval(row, games)
+                flat.append(f"{a} - {b}")
             rows.append(row)
     columns = ["a", "b", "games", "ahead", "ties", "behind", "score", "score_lo", "score_hi",
                "places", "places_lo", "places_hi", "elo", "elo_lo", "elo_hi"]
@@ -233,7 +236,49 @@ def head_to_head(tally, order: Sequence[str], fits: dict | None = None,
         c: np.int64 for c in ("games", "ahead", "ties", "behind")} | {
         c: float for c in columns[6:]})
     out[columns[6:]] += 0.0   # -0.0 (a mirrored zero) as 0.0
+    out.attrs["elo_from_score"] = flat     # the differences :func:`_elo_of_score_interval` gave
     return out
+
+
+def _elo_of_score_interval(row: dict, games: int) -> tuple[float, float]:
+    """A rating difference whose resamples were all alike (every deal came out the same for
+    the two, as between two strategies that play alike): the score's interval (Wilson's on
+    the deals, :func:`_not_degenerate`) as an Elo difference about the estimate, a share of
+    0 or 1 held at ``1 / (4 m + 2)`` of the ``m`` meetings as the match's head-to-head
+    does. So a few deals never make a rating difference certain either.
+
+    >>> lo, hi = _elo_of_score_interval({"elo": 0.0, "score": 0.5, "score_lo": 0.3315,
+    ...                                  "score_hi": 0.6685}, 180)
+    >>> round(lo, 1), round(hi, 1)
+    (-121.8, 121.8)
+    """
+    from .stats import elo_from_score
+
+    edge = 1 / (4 * games + 2)
+    e, lo, hi = (float(elo_from_score(np.clip(row[k], edge, 1 - edge)))
+                 for k in ("score", "score_lo", "score_hi"))
+    return row["elo"] + lo - e, row["elo"] + hi - e
+
+
+def widen_flat_ratings(ratings: pd.DataFrame, h2h: pd.DataFrame) -> list[str]:
+    """Ratings whose resamples were all alike (a field whose every deal came out alike for
+    each strategy: strategies that play alike, or a handful of deals) get, in place, an
+    interval of the widest head-to-head difference of that strategy (its Elo fallback,
+    :func:`_elo_of_score_interval`) times ``(k - 1) / k`` for ``k`` rated strategies, about
+    the rating: a rating is the mean of its ``k - 1`` differences times that factor.
+    Returns the strategies so widened."""
+    k = int(np.isfinite(ratings["rating"]).sum())
+    widened = []
+    for i, x in ratings.iterrows():
+        if not (np.isfinite(x["rating"]) and np.isfinite(x["lo"])) or x["hi"] > x["lo"]:
+            continue
+        mine = h2h[(h2h["a"] == x["strategy"]) | (h2h["b"] == x["strategy"])]
+        half = ((mine["elo_hi"] - mine["elo_lo"]) / 2).max()
+        if np.isfinite(half) and half > 0:
+            ratings.loc[i, ["lo", "hi"]] = x["rating"] - half * (k - 1) / k, \
+                x["rating"] + half * (k - 1) / k
+            widened.append(x["strategy"])
+    return widened
 
 
 # --------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ the seed contract and the Poisson distribution, the deal bootstrap against the d
 standard error, Wilson intervals against scipy, and the counts of a hand-made chunk against
 hand counts."""
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.optimize
 import scipy.stats
@@ -402,6 +403,29 @@ def test_one_deal_is_never_reported_as_certain():
     assert -2 <= h.places_lo < h.places < h.places_hi <= 2
     conv = ps.convergence(t, ["easy", "random"])
     assert (conv["hi"] > conv["lo"]).all()
+
+
+def test_strategies_whose_deals_all_came_out_alike_get_no_certain_rating(tmp_path):
+    """hard plays prostoy as normal does (README), so in every seating of a deal the two
+    finish alike: every resample gives a rating difference of exactly 0, which was shown
+    as +0.0 [+0.0, +0.0] after 30 deals beside a score of 50 [33, 67] %. The difference
+    now takes the score's interval in Elo, each rating (k - 1) / k of it, and the report
+    says so."""
+    from durak_sim.tournament import run_tournament
+
+    out = tmp_path / "t"
+    run_tournament(["normal", "hard", "normal", "hard"], 30, 1, out, 1, progress=False,
+                   rules=Rules(variant="prostoy", players=4))
+    h = pd.read_csv(out / "head_to_head.csv").iloc[0]
+    assert h.elo == 0 and h.score == 0.5
+    e = [float(elo_from_score(v)) for v in (h.score_lo, h.score_hi)]
+    assert (h.elo_lo, h.elo_hi) == pytest.approx(e) and h.elo_lo < -100
+    r = pd.read_csv(out / "ratings.csv")
+    assert r["lo"].tolist() == pytest.approx([e[0] / 2] * 2)
+    assert r["hi"].tolist() == pytest.approx([e[1] / 2] * 2)
+    report = (out / "report.md").read_text()
+    assert "same rating difference for normal - hard" in report
+    assert "same rating for normal, hard" in report
 
 
 def test_team_choices_stop_at_the_losing_team_and_team_results_are_counted():
