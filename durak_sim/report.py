@@ -7,8 +7,8 @@ histograms, pair scores in deal order), computes every table and plot from those
 writes at the top of the folder:
 
 =====================  ==============================================================
-``ratings.csv``        Bradley-Terry ratings (Elo scale, field mean 0, one virtual drawn
-                       game per pairing as a prior), bootstrap 95% CI
+``ratings.csv``        Bradley-Terry ratings (Elo scale, field mean 0; one virtual drawn
+                       game per pairing where a pairing was won outright), bootstrap 95% CI
 ``crosstable.csv``     mean score of the row strategy against the column strategy
 ``pairings.csv``       per pairing: W/D/L, pentanomial deal-pair counts, Elo ± 95%, LOS
 ``strategies.csv``     per strategy: wins, Durak, draws with Wilson 95% intervals
@@ -318,13 +318,14 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
 
     doc.h(2, "Ratings")
     doc.p(f"Bradley-Terry maximum likelihood on game points (a draw is half a point), Elo "
-          f"scale, anchored at a field mean of 0, with one virtual drawn game added to every "
-          f"pairing (a weak prior, one game against each pairing's games: it gives a pairing "
-          f"that one side won outright finite ratings, 400·log10(2n + 1) apart for n games); "
+          f"scale, anchored at a field mean of 0; where the results have no finite maximum "
+          f"(a pairing that one side won outright), one virtual drawn game is added to every "
+          f"pairing (a weak prior: such a pairing's ratings are then 400·log10(2n + 1) "
+          f"apart for n games); "
           f"95% percentile bootstrap intervals from "
-          f"{BOOTSTRAP} resamples of whole deal pairs within each pairing, drawn with that "
-          f"virtual game among them (seed {cfg.seed}). Every table below lists the "
-          f"strategies in the order of these ratings.")
+          f"{BOOTSTRAP} resamples of whole deal pairs within each pairing (a pairing won "
+          f"outright drawn with that virtual game among its counts; seed {cfg.seed}). Every "
+          f"table below lists the strategies in the order of these ratings.")
     r = t["ratings"]
     doc.table(["rank", "strategy", "version", "rating", "95% CI", "games"],
               [[i + 1 if finite(x.rating) else "-", x.strategy, x.version,

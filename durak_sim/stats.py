@@ -189,8 +189,13 @@ def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
     ``se = sqrt(v / pairs)``; ``elo = -400 log10(1/s - 1)``; the interval maps the normal
     interval ``s ± z se`` (clipped to [0, 1]) through the same function, so it is asymmetric
     in Elo; ``los = Phi((s - 1/2) / se)``. Normalized Elo (Van den Bergh, "Normalized Elo",
-    cantate.be/Fishtest; fishtest ``LLRcalc``) is ``(s - 1/2) / sigma * 800 / ln 10`` with
-    the per-game sigma ``sqrt(2 v)``, its interval from the same ``s ± z se``.
+    cantate.be/Fishtest; fishtest ``LLRcalc``) is ``t * 800 / ln 10`` with ``t = (s - 1/2)
+    / sigma`` and the per-game sigma ``sqrt(2 v)``. Its interval is ``t ± z se_t`` by the
+    delta method with sigma estimated too (``n se_t^2 = 1/2 + t^2 (m4 - v^2) / (4 v^2) -
+    t m3 / (sqrt(2) v^1.5)``, ``m3``, ``m4`` the pair score's central moments), not
+    ``s ± z se`` over a sigma taken as known: near a sweep sigma rests on a few pairs and
+    that interval covered the truth in under 10% of 400 seeded runs, this one in 93-95%
+    (benchmarks/RESULTS.md).
 
     Extremes, so that every Elo figure is finite: a *sweep* (every pair in p4, or every
     pair in p0) has no finite estimate, so its figures are computed with one virtual drawn
@@ -209,6 +214,9 @@ def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
     >>> st = pair_score_stats(np.array([[0, 0, 0, 0, 1000]]))       # a sweep
     >>> [round(float(st[k][0]), 1) for k in ("elo", "elo_lo", "elo_hi", "los")]
     [1440.9, 1210.2, 1440.9, 1.0]
+    >>> st = pair_score_stats(np.array([[9, 0, 1755, 0, 35000]]))   # nearly a sweep
+    >>> [round(float(st[k][0]), 1) for k in ("nelo", "nelo_lo", "nelo_hi")]
+    [1085.6, 1059.0, 1112.2]
     >>> st = pair_score_stats(np.array([[0, 0, 2000, 0, 0]]))       # every pair split
     >>> [round(float(st[k][0]), 2) for k in ("elo", "elo_lo", "elo_hi")]
     [0.0, -0.34, 0.34]
@@ -233,6 +241,12 @@ def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
         s_lo = np.clip(s - z * se, 0.0, 1.0)
         s_hi = np.clip(s + z * se, 0.0, 1.0)
         sigma = np.sqrt(2.0 * var)
+        m3 = (pent * (PAIR_SCORES[None, :] - s[:, None]) ** 3).sum(axis=1) / n
+        m4 = (pent * (PAIR_SCORES[None, :] - s[:, None]) ** 4).sum(axis=1) / n
+        t = (s - 0.5) / sigma
+        t_var = (0.5 + t ** 2 * (m4 - var ** 2) / (4 * var ** 2)
+                 - t * m3 / (np.sqrt(2.0) * var ** 1.5)) / n
+        t_half = z * np.sqrt(np.maximum(t_var, 0.0))
         los = np.where(se > 0, scipy.special.ndtr((s - 0.5) / se),
                        np.where(s > 0.5, 1.0, np.where(s < 0.5, 0.0, 0.5)))
 
@@ -240,12 +254,15 @@ def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
             return np.clip(np.atleast_1d(elo_from_score(x)), -limit, limit)
 
         def nelo(x):
-            return np.where(sigma > 0, (x - 0.5) / sigma * NELO_PER_T, np.nan)
+            return np.where(sigma > 0, x * NELO_PER_T, np.nan)
 
         return {
             "pairs": pairs.astype(np.int64), "pair_score": s, "pair_var": var, "se": se,
             "swept": swept, "elo": elo(s), "elo_lo": elo(s_lo), "elo_hi": elo(s_hi),
-            "nelo": nelo(s), "nelo_lo": nelo(s_lo), "nelo_hi": nelo(s_hi),
+            # (the sign of nelo is that of s - 1/2: its interval keeps the score's sign)
+            "nelo": nelo(t),
+            "nelo_lo": nelo(np.where(s_lo > 0.5, np.maximum(t - t_half, 0.0), t - t_half)),
+            "nelo_hi": nelo(np.where(s_hi < 0.5, np.minimum(t + t_half, 0.0), t + t_half)),
             "los": np.where(pairs > 0, los, np.nan),
         }
 
@@ -404,21 +421,23 @@ def bradley_terry(games, n_boot: int = 1000, seed: int = 0,
     anchored so that the ratings average 0: only differences mean anything, and an interval
     is the uncertainty relative to the field average.
 
-    Prior: every pairing that played gets one virtual drawn game (half a point each side)
-    on top of its games, in the fit and in every resample. A pairing that one side won
-    outright (no finite maximum, Ford 1957) then still gets finite ratings: for two
-    strategies and ``n`` games the gap is ``400 log10(2n + 1)``
+    Prior, only where the maximum is not finite (Ford 1957: a pairing that one side won
+    outright, say): every pairing that played then gets one virtual drawn game (half a
+    point each side) on top of its games, in the fit and in every resample, and finite
+    ratings: for two strategies and ``n`` games the gap is ``400 log10(2n + 1)``
     (:func:`elo_limit` of ``n / 2`` pairs), the Elo of the score ``(n + 1/2) / (n + 1)``.
-    Otherwise it moves a pairing's score by ``(1/2 - s) / (n + 1)``: hundredths of an Elo
-    in the reference ladder (200,000 games a pairing; most where a pairing is nearly swept).
-    A field that splits into groups that never played each other has no relative ratings:
-    ``ValueError``.
+    Elsewhere it is left out, as it would move a pairing's score by ``(1/2 - s) / (n + 1)``:
+    a third of the estimate's standard error for a pairing of 300 deal pairs at a score of
+    0.99, which made the intervals miss the ratings of a 100,000-deal run in 7.5% of 400
+    runs instead of 5% (benchmarks/RESULTS.md). A resample with no finite maximum takes the
+    prior's bound. A field that splits into groups that never played each other has no
+    relative ratings: ``ValueError``.
 
     Interval: percentile bootstrap (Efron) with ``n_boot`` resamples, seeded
     ``numpy.random.default_rng(seed)``. The resampled unit is the complete deal pair,
     independently within each pairing; a game without its twin is resampled on its own.
-    Resamples are drawn from the observed counts with the virtual drawn game among them
-    (half a pair in p2; a smoothed bootstrap), so that a sweep's interval has a width: its
+    A pairing that one side won outright is resampled with the virtual drawn game among its
+    counts (half a pair in p2; a smoothed bootstrap), so that its interval has a width: its
     upper end is the sweep's rating, its lower end reflects how few drawn pairs the data
     rule out.
     Resampling pairs changes a pairing's result only through its points total, so each
@@ -431,7 +450,7 @@ def bradley_terry(games, n_boot: int = 1000, seed: int = 0,
     >>> bt[["strategy", "games"]].values.tolist()
     [['easy', 4], ['random', 4]]
     >>> gap = float(bt["rating"][0] - bt["rating"][1])     # easy scored 2.5 of 4 points
-    >>> round(gap, 2) == round(elo_from_score((2.5 + 0.5) / (4 + 1)), 2)
+    >>> round(gap, 2) == round(elo_from_score(2.5 / 4), 2)
     True
     """
     c = as_counts(games, None, PAIR_COLUMNS)
@@ -447,8 +466,10 @@ def bradley_terry(games, n_boot: int = 1000, seed: int = 0,
     n = 2 * pent.sum(axis=1) + single.sum(axis=1)
     pair_points = 2.0 * PAIR_SCORES                    # A's points in a pair of category i
     w = pent @ pair_points + single @ GAME_SCORES
-    prior_n, prior_w = n + 1.0, 0.5                    # one virtual drawn game per pairing
-    rating = _bt_fit(i, j, prior_n, w[None, :] + prior_w, k)[0]
+    rating = _bt_fit(i, j, n, w[None, :], k)[0]
+    prior = bool(np.isnan(rating).any())               # no finite maximum (Ford 1957)
+    if prior:                                          # one virtual drawn game per pairing
+        rating = _bt_fit(i, j, n + 1.0, w[None, :] + 0.5, k)[0]
     if np.isnan(rating).any():
         raise ValueError("no Bradley-Terry ratings: the strategies fall into groups that "
                          "never played each other")
@@ -458,20 +479,24 @@ def bradley_terry(games, n_boot: int = 1000, seed: int = 0,
         rng = np.random.default_rng(seed)
         w_boot = np.zeros((n_boot, len(pa)))
         for p in range(len(pa)):
-            # resampled from the counts with the virtual drawn game in them: a sweep's
-            # resamples then vary too (else every one would be the same sweep)
+            # a pairing one side won outright is resampled with the virtual drawn game in
+            # its counts, so that its resamples vary (else every one would be that sweep)
             smooth = [pent[p].astype(float), single[p].astype(float)]
-            if pent[p].any():
-                smooth[0][2] += 0.5
-            else:
-                smooth[1][1] += 1.0
+            if w[p] in (0, n[p]):
+                if pent[p].any():
+                    smooth[0][2] += 0.5
+                else:
+                    smooth[1][1] += 1.0
             for counts, prob, points in ((pent[p], smooth[0], pair_points),
                                          (single[p], smooth[1], GAME_SCORES)):
                 total = int(counts.sum())
                 if total:
                     draws = rng.multinomial(total, prob / prob.sum(), size=n_boot)
                     w_boot[:, p] += draws @ points
-        boot = _bt_fit(i, j, prior_n, w_boot + prior_w, k)
+        boot = _bt_fit(i, j, n + prior, w_boot + 0.5 * prior, k)
+        swept = np.isnan(boot).any(axis=1)   # a resample with no finite maximum: the bound
+        if swept.any():
+            boot[swept] = _bt_fit(i, j, n + 1.0, w_boot[swept] + 0.5, k)
         lo, hi = np.quantile(boot, [0.5 - 0.5 * conf, 0.5 + 0.5 * conf], axis=0)
     games_per = np.zeros(k, dtype=np.int64)
     np.add.at(games_per, i, n)
