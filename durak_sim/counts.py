@@ -99,6 +99,10 @@ class GameCounts:
     * ``tri`` (P, 3): A's losses, draws and wins over all games (a mirror: seat 0's);
     * ``tri_paired`` (P, 3): the same over the games of complete deal pairs;
     * ``pent`` (P, 5): complete deal pairs in which A scored 0, 1/4, 1/2, 3/4, 1;
+    * ``pair_tri`` (P, 9): complete deal pairs by A's results in its two games, column
+      ``3 x1 + x2`` for A's loss, draw or win ``x1`` (0, 1, 2) with swap 0 and ``x2`` with
+      swap 1 (a deal pair's wins, draws and losses: the clusters of :func:`durak_sim.stats.
+      strategy_table`'s rates);
     * ``pair_points``: per pairing an int8 array, A's points (0..4, the pentanomial index)
       of each complete deal pair in ``(seed, deal)`` order (empty for mirrors);
     * ``seat0_wins``, ``first_wins`` (P,): decisive games won by seat 0, by the first
@@ -124,6 +128,7 @@ class GameCounts:
     tri: np.ndarray | None = None
     tri_paired: np.ndarray | None = None
     pent: np.ndarray | None = None
+    pair_tri: np.ndarray | None = None
     pair_points: list | None = None
     seat0_wins: np.ndarray | None = None
     first_wins: np.ndarray | None = None
@@ -197,7 +202,8 @@ class GameCounts:
                   for p in o]
         return GameCounts(order, lo[o], hi[o], tri=turned(self.tri),
                           tri_paired=turned(self.tri_paired), pent=turned(self.pent),
-                          pair_points=pp, seat0_wins=taken(self.seat0_wins),
+                          pair_tri=turned(self.pair_tri), pair_points=pp,
+                          seat0_wins=taken(self.seat0_wins),
                           first_wins=taken(self.first_wins), seat0_sums=taken(self.seat0_sums),
                           first_sums=taken(self.first_sums), deal_keys=self.deal_keys,
                           deal_counts=self.deal_counts, bouts=taken(self.bouts),
@@ -225,7 +231,7 @@ def merge_counts(parts: Sequence[GameCounts]) -> GameCounts:
     n_p = len(keys)
     where = [np.searchsorted(keys, p.a * k + p.b) for p in parts]
     out = GameCounts(names, keys // k, keys % k)
-    for f in ("tri", "tri_paired", "pent", "seat0_wins", "first_wins", "seat0_sums",
+    for f in ("tri", "tri_paired", "pent", "pair_tri", "seat0_wins", "first_wins", "seat0_sums",
               "first_sums", "bouts", "cards_left"):
         vals = [getattr(p, f) for p in parts]
         if any(v is None for v in vals):
@@ -407,14 +413,17 @@ def _count_pairs(out: GameCounts, pid, keep, x, seed, deal, swap) -> None:
     twin = twin[(swap[twin] == 0) & (swap[twin + 1] == 1)]
     x1, x2 = x[twin], x[twin + 1]
     points = (x1 + x2).astype(np.int8)
+    combo = 3 * x1.astype(np.int64) + x2
     if pid is None:
         out.pent = np.bincount(points, minlength=5).reshape(1, 5).astype(np.int64)
+        out.pair_tri = np.bincount(combo, minlength=9).reshape(1, 9).astype(np.int64)
         out.tri_paired = (np.bincount(x1, minlength=3)
                           + np.bincount(x2, minlength=3)).reshape(1, 3).astype(np.int64)
         out.pair_points = [points]
         return
     p = pid[twin]
     out.pent = np.bincount(p * 5 + points, minlength=5 * n_p).reshape(n_p, 5).astype(np.int64)
+    out.pair_tri = np.bincount(p * 9 + combo, minlength=9 * n_p).reshape(n_p, 9).astype(np.int64)
     out.tri_paired = (np.bincount(p * 3 + x1, minlength=3 * n_p)
                       + np.bincount(p * 3 + x2, minlength=3 * n_p)).reshape(n_p, 3)
     out.tri_paired = out.tri_paired.astype(np.int64)

@@ -11,7 +11,8 @@ writes at the top of the folder:
                        game per pairing where a pairing was won outright), bootstrap 95% CI
 ``crosstable.csv``     mean score of the row strategy against the column strategy
 ``pairings.csv``       per pairing: W/D/L, pentanomial deal-pair counts, Elo ± 95%, LOS
-``strategies.csv``     per strategy: wins, Durak, draws with Wilson 95% intervals
+``strategies.csv``     per strategy: wins, Durak, draws with Wilson 95% intervals (deal
+                       pairs as clusters, pairings as strata)
 ``first_attacker.csv`` first-attacker win rate of decisive games, overall and per pairing
 ``seat.csv``           the same for seat 0
 ``game_length.csv``    bouts and the Durak's cards left, overall and per pairing
@@ -368,7 +369,9 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
                            f"with its 95% band{closest}")
 
     doc.h(2, "Strategies")
-    doc.p("All games of each strategy; rates with Wilson 95% intervals.")
+    doc.p("All games of each strategy; rates with Wilson 95% intervals at the effective "
+          "sample size of each rate's variance, each pairing a stratum and each deal pair "
+          "(its two seat-swapped games) a cluster in it.")
     s = t["strategies"]
     doc.table(["strategy", "version", "games", "wins", "Durak", "draws", "win % [95% CI]",
                "Durak % [95% CI]", "draw % [95% CI]", "score %"],

@@ -138,32 +138,83 @@ def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
 
     ``games``: a games frame or its :class:`GameCounts`. Columns: ``strategy, games, wins,
     durak, draws, win_rate, win_lo, win_hi, durak_rate, durak_lo, durak_hi, draw_rate,
-    draw_lo, draw_hi, score``; rows by strategy name. Each rate treats the strategy's games
-    as independent trials (Wilson 1927). A mirror game (a strategy against itself) counts
-    once, with seat 0's result: the strategy both won and lost it, and counting both
-    would count the game twice.
+    draw_lo, draw_hi, score``; rows by strategy name. Each rate's interval is Wilson's (1927)
+    at the effective sample size of its variance (:mod:`durak_sim.clustered`), each pairing
+    a stratum (the opponents are fixed by the design, not drawn) and in it each deal pair a
+    cluster (a game without its twin, and a mirror game, a cluster of one): the two games
+    of a deal pair are not independent, and a strategy's games against opponents of very
+    different strength are not one binomial. (Taken as independent trials, easy's win
+    rate in a field of random, easy and normal had an interval 1.5 times too wide, which
+    covered the truth in 99.5% of 400 runs; benchmarks/RESULTS.md.) Without the deal pairs
+    (a games frame without ``seed``, ``deal`` and ``swap``) the games are taken as
+    independent trials. A
+    mirror game (a strategy against itself) counts once, with seat 0's result: the strategy
+    both won and lost it, and counting both would count the game twice.
 
     >>> strategy_table(_example_games())[["strategy", "games", "wins", "durak", "draws", "score"]]
       strategy  games  wins  durak  draws  score
     0     easy      4     2      1      1  0.625
     1   random      4     1      2      1  0.375
     """
-    c = as_counts(games, None, RESULT_COLUMNS).require("tri")
+    from .clustered import wilson_design
+
+    paired = not isinstance(games, GameCounts) and set(PAIR_COLUMNS) <= set(games.columns)
+    c = as_counts(games, None, PAIR_COLUMNS if paired else RESULT_COLUMNS).require("tri")
     k = len(c.names)
     counts = np.zeros((k, 3), dtype=np.int64)
     real = c.a != c.b
     np.add.at(counts, c.a, c.tri)                      # A's L/D/W (a mirror's: seat 0's)
     np.add.at(counts, c.b[real], c.tri[real, ::-1])    # B's: A's turned round
     n = counts.sum(axis=1)
+    clusters = _strategy_clusters(c, k) if c.pair_tri is not None else None
     out = {"strategy": pd.Series(c.names, dtype=object), "games": n, "wins": counts[:, 2],
            "durak": counts[:, 0], "draws": counts[:, 1]}
-    for name, hits in (("win", counts[:, 2]), ("durak", counts[:, 0]), ("draw", counts[:, 1])):
-        lo, hi = wilson_interval(hits, n, conf)
+    for code, name, hits in ((2, "win", counts[:, 2]), (0, "durak", counts[:, 0]),
+                             (1, "draw", counts[:, 1])):
+        if clusters is None:
+            lo, hi = wilson_interval(hits, n, conf)
+        else:
+            var, d = clusters[code]
+            lo, hi = wilson_design(hits, n, var, conf, units=d)
         out[f"{name}_rate"] = hits / n
         out[f"{name}_lo"] = np.atleast_1d(lo)
         out[f"{name}_hi"] = np.atleast_1d(hi)
     out["score"] = (counts @ GAME_SCORES) / n
     return pd.DataFrame(out)
+
+
+def _strategy_clusters(c, k: int) -> dict:
+    """Per result code (0 Durak, 1 draw, 2 win) ``(var, clusters)``: the variance of each
+    strategy's rate (arrays of ``k``) with every pairing a stratum (a round robin plays
+    each opponent on fixed terms: how its rates differ is the design, not chance) and,
+    within it, a complete deal pair one cluster (``m = 2``, ``x`` its games with that
+    result) and every other game one; and the clusters behind it."""
+    from .clustered import ratio_variance
+
+    x1, x2 = np.divmod(np.arange(9), 3)               # A's results in pair_tri's columns
+    single = (c.tri - c.tri_paired).astype(float)     # games without their twin, mirrors
+    pt = c.pair_tri.astype(float)
+    n = c.tri.sum(axis=1).astype(float)
+    out = {}
+    for code in (0, 1, 2):
+        var, units = np.zeros(k), np.zeros(k)
+        for side, who, mine in ((0, c.a, code), (1, c.b, 2 - code)):
+            rows = np.ones(len(n), bool) if side == 0 else c.a != c.b
+            h = (x1 == mine).astype(float) + (x2 == mine)      # hits of each pair kind
+            hits1 = single[rows, mine]
+            d = pt[rows].sum(axis=1) + single[rows].sum(axis=1)
+            hits = pt[rows] @ h + hits1
+            v = ratio_variance(hits, n[rows], pt[rows] @ h ** 2 + hits1,
+                               pt[rows] @ (2 * h) + hits1,
+                               4 * pt[rows].sum(axis=1) + single[rows].sum(axis=1), d)
+            np.add.at(var, who[rows], np.nan_to_num(np.asarray(v) * n[rows] ** 2))
+            np.add.at(units, who[rows], d)
+        games = np.zeros(k)
+        np.add.at(games, c.a, n)
+        np.add.at(games, c.b[c.a != c.b], n[c.a != c.b])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[code] = (np.where(units >= 2, var / games ** 2, np.nan), units)
+    return out
 
 
 # --------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from durak_sim import stats
+from durak_sim.clustered import wilson_design
 from durak_sim.stats import (bradley_terry, elo_from_score, first_attacker_advantage,
                              game_length, pairing_table, score_frame, score_from_elo,
                              seat_advantage, strategy_table, wilson_interval)
@@ -127,11 +128,38 @@ def test_strategy_table_brute_force(games):
         assert (row.wins, row.draws, row.durak) == (scores.count(1.0), scores.count(0.5),
                                                     scores.count(0.0))
         assert row.score == pytest.approx(statistics.fmean(scores), abs=1e-12)
-        for name, k in (("win", row.wins), ("durak", row.durak), ("draw", row.draws)):
-            ci = scipy.stats.binomtest(int(k), len(scores)).proportion_ci(method="wilson")
+        # clusters: the two games of a complete deal pair of a pairing, else a game alone
+        # (a mirror game counts once, seat 0's result)
+        groups: dict = {}
+        for g in games.itertuples():
+            if row.strategy not in (g.seat0, g.seat1):
+                continue
+            seat = 0 if g.seat0 == row.strategy else 1
+            pairing = tuple(sorted((g.seat0, g.seat1)))
+            groups.setdefault((pairing, g.seed, g.deal), []).append((g.swap, seat_score(g, seat)))
+        strata: dict = {}       # each pairing a stratum, its own rate
+        for (pairing, _, _), got in groups.items():
+            if pairing[0] != pairing[1] and sorted(sw for sw, _ in got) == [0, 1]:
+                strata.setdefault(pairing, []).append([x for _, x in got])
+            else:
+                strata.setdefault(pairing, []).extend([x] for _, x in got)
+        assert sum(len(c) for cs in strata.values() for c in cs) == len(scores)
+        for name, k, value in (("win", row.wins, 1.0), ("durak", row.durak, 0.0),
+                               ("draw", row.draws, 0.5)):
+            n = len(scores)
+            var = 0.0
+            for cs in strata.values():
+                d, m = len(cs), sum(map(len, cs))
+                r = sum(c.count(value) for c in cs) / m
+                var += d / (d - 1) * sum((c.count(value) - r * len(c)) ** 2 for c in cs) / n**2
+            lo, hi = wilson_design(k, n, var, units=sum(map(len, strata.values())))
             assert getattr(row, f"{name}_rate") == pytest.approx(k / len(scores))
-            assert getattr(row, f"{name}_lo") == pytest.approx(ci.low, abs=1e-12)
-            assert getattr(row, f"{name}_hi") == pytest.approx(ci.high, abs=1e-12)
+            assert getattr(row, f"{name}_lo") == pytest.approx(lo, abs=1e-12)
+            assert getattr(row, f"{name}_hi") == pytest.approx(hi, abs=1e-12)
+            # the design effect is that of the pairs: here about 1 (the simulated deal pairs
+            # hardly hang together), so near Wilson's interval for independent games
+            ci = scipy.stats.binomtest(int(k), n).proportion_ci(method="wilson")
+            assert hi - lo == pytest.approx(ci.high - ci.low, rel=0.25)
 
 
 # --------------------------------------------------------------------------------------
