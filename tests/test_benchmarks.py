@@ -220,3 +220,19 @@ def test_normal_tables_benchmark_prints_a_line_per_table():
         assert x["deals"] == 40 and 0 <= x["capped"] <= 40
         assert 1 <= x["normal"]["place"] <= x["rules"]["players"]
         assert 0 <= x["other"]["durak"] <= 1 and x["normal"]["place_ci95"] >= 0
+
+
+@pytest.mark.parametrize("players, levels", [(2, "random,easy"), (4, "random,easy,easy,easy")])
+def test_coverage_benchmark_prints_a_line_per_interval_column(tmp_path, players, levels):
+    out = subprocess.run([sys.executable, str(BENCH / "bench_coverage.py"), "--players",
+                          str(players), "--levels", levels, "--runs", "2", "--deals", "10",
+                          "--truth-deals", "40", "--out", str(tmp_path)],
+                         capture_output=True, text=True, check=True).stdout
+    lines = [json.loads(x) for x in out.splitlines()]
+    cols = [x for x in lines if x["bench"] == "coverage"]
+    tables = {x["table"] for x in cols}
+    assert tables == ({"strategies", "ratings", "pairings"} if players == 2 else
+                      {"strategies", "ratings", "head_to_head", "seats", "first_attacker"})
+    assert all(x["runs"] + x["no_interval"] == 2 for x in cols)
+    assert all(0 <= x["coverage"] <= 1 for x in cols if x["runs"])
+    assert lines[-1]["bench"] == "coverage-summary" and lines[-1]["runs"] == 2
