@@ -20,6 +20,8 @@ GAME_COLUMNS = ("seed", "deal", "swap", "seat0", "seat1", "outcome", "durak",
                 "first_attacker", "bouts", "cards_left")
 RESULT_COLUMNS = ("outcome", "durak")                 # what W/D/L counts need
 PAIR_COLUMNS = ("seed", "deal", "swap", "outcome", "durak")   # ... and deal pairs
+PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])   # A's pair score of pentanomial p0..p4
+GAME_SCORES = np.array([0.0, 0.5, 1.0])               # A's game score of L, D, W
 
 
 # --------------------------------------------------------------------------------------
@@ -367,6 +369,17 @@ def _group_sums(keys: list, values: np.ndarray) -> tuple[list, np.ndarray]:
     first = np.flatnonzero(start)
     return [k[first] for k in keys], (np.add.reduceat(values, first, axis=0) if len(first)
                                       else values)
+
+
+def _pairing_counts(c: GameCounts):
+    """Counts per non-mirror pairing: ``(a, b, tri_all, pent, tri_paired)``, the pairings'
+    A and B (names), A's L/D/W counts over all games, the pentanomial counts p0..p4 of
+    complete deal pairs, and A's L/D/W counts over the games of complete pairs."""
+    c.require("tri", "pent", "tri_paired")
+    real = c.a != c.b
+    pa, pb = c.labels()
+    return ([x for x, r in zip(pa, real) if r], [x for x, r in zip(pb, real) if r],
+            c.tri[real], c.pent[real], c.tri_paired[real])
 
 
 def _per_deal(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -13,9 +13,10 @@ two seats of one strength: it counts twice in the sum. The log-likelihood of cho
 ``sum_x W_x theta_x - sum_S n_S log(sum_x m_Sx exp(theta_x))``, concave; it is maximised by
 Newton's method. At two players this is Bradley-Terry.
 
-Prior: as the two-player ratings add one virtual drawn game to every pairing, every two
-strategies that met at a table get one virtual choice between the two of them that each won
-half of: a strategy that always won still gets a finite rating. Ratings are
+Prior: every two strategies that met at a table get one virtual choice between the two of
+them that each won half of (always: with millions of choices it moves no rating measurably,
+and the coverage of the intervals is right, benchmarks/RESULTS.md): a strategy that always
+won still gets a finite rating. Ratings are
 ``400 log10 pi`` (the Elo scale), field mean 0; 95% intervals are percentiles of the fits
 to the deal bootstrap's resamples (:mod:`durak_sim.place_counts`), the prior in each,
 widened for few deals (:func:`_quantiles`). A
@@ -225,7 +226,8 @@ def head_to_head(tally, order: Sequence[str], fits: dict | None = None,
                 row[f"{name}_lo"], row[f"{name}_hi"] = float(lo[0]), float(hi[0])
             if "elo" in row and met < 2:   # one deal: its resamples are that deal
                 row["elo_lo"] = row["elo_hi"] = np.nan
-            elif "elo" in row and np.isfinite(row["elo"]) and not row["elo_hi"] > row["elo_lo"]:
+            elif "elo" in row and np.isfinite(row["elo"]) and _flat(row["elo_lo"], row["elo_hi"],
+                                                                  row["elo"]):
                 row["elo_lo"], row["elo_hi"] = _elo_of_score_interval(row, games)
                 flat.append(f"{a} - {b}")
             rows.append(row)
@@ -238,6 +240,12 @@ def head_to_head(tally, order: Sequence[str], fits: dict | None = None,
     out[columns[6:]] += 0.0   # -0.0 (a mirrored zero) as 0.0
     out.attrs["elo_from_score"] = flat     # the differences :func:`_elo_of_score_interval` gave
     return out
+
+
+def _flat(lo: float, hi: float, est: float) -> bool:
+    """An interval of no width but for rounding (resamples alike to ~1e-14 when other
+    strategies share the table)."""
+    return not hi - lo > 1e-9 * max(1.0, abs(est))
 
 
 def _elo_of_score_interval(row: dict, games: int) -> tuple[float, float]:
@@ -270,7 +278,8 @@ def widen_flat_ratings(ratings: pd.DataFrame, h2h: pd.DataFrame) -> list[str]:
     k = int(np.isfinite(ratings["rating"]).sum())
     widened = []
     for i, x in ratings.iterrows():
-        if not (np.isfinite(x["rating"]) and np.isfinite(x["lo"])) or x["hi"] > x["lo"]:
+        if not (np.isfinite(x["rating"]) and np.isfinite(x["lo"])) or \
+                not _flat(x["lo"], x["hi"], x["rating"]):
             continue
         mine = h2h[(h2h["a"] == x["strategy"]) | (h2h["b"] == x["strategy"])]
         half = ((mine["elo_hi"] - mine["elo_lo"]) / 2).max()

@@ -320,9 +320,10 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
     doc.h(2, "Ratings")
     doc.p(f"Bradley-Terry maximum likelihood on game points (a draw is half a point), Elo "
           f"scale, anchored at a field mean of 0; where the results have no finite maximum "
-          f"(a pairing that one side won outright), one virtual drawn game is added to every "
-          f"pairing (a weak prior: such a pairing's ratings are then 400·log10(2n + 1) "
-          f"apart for n games); "
+          f"(a pairing that one side won outright, with no other results that place the "
+          f"two), one virtual drawn game is added to every pairing (a weak prior: two "
+          f"strategies alone, one of which won all n games, are then 400·log10(2n + 1) "
+          f"apart); "
           f"95% percentile bootstrap intervals from "
           f"{BOOTSTRAP} resamples of whole deal pairs within each pairing (a pairing won "
           f"outright drawn with that virtual game among its counts; seed {cfg.seed}). Every "

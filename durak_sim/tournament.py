@@ -240,10 +240,10 @@ def _resume_config(out: Path, manifest: Manifest, strategies, deals, seed, chunk
         try:
             asked_cfg = make_config(strategies, deals=stored.deals, seed=stored.seed,
                                     gauntlet=gauntlet, rules=rules or stored.rules)
-        except UserError:   # a field no tournament of the stored rules can be
-            raise UserError(f"{out} holds another tournament: strategies "
-                            f"{list(stored.strategies)} (asked {list(strategies)}; a resume "
-                            f"needs no strategies, or these)") from None
+        except UserError as exc:   # a field no tournament of these rules can be
+            raise UserError(f"{out} holds another tournament ({', '.join(stored.strategies)}; "
+                            f"rules {stored.rules.tag}); the options given do not fit it: {exc}"
+                            ) from None
         asked["strategies"] = asked_cfg.strategies
         asked["gauntlet"] = asked_cfg.gauntlet
     if deals is not None and deals < stored.deals:

@@ -426,6 +426,17 @@ def test_strategies_whose_deals_all_came_out_alike_get_no_certain_rating(tmp_pat
     report = (out / "report.md").read_text()
     assert "same rating difference for normal - hard" in report
     assert "same rating for normal, hard" in report
+    # with others at the table the two's resamples differ by rounding only (~1e-14): the
+    # same fallback for the difference; the ratings move with the others, so they keep theirs
+    out = tmp_path / "u"
+    run_tournament(["normal", "hard", "easy", "random"], 30, 1, out, 1, progress=False,
+                   rules=Rules(variant="prostoy", players=4))
+    h = pd.read_csv(out / "head_to_head.csv").set_index(["a", "b"])
+    pair = h.loc[("normal", "hard")] if ("normal", "hard") in h.index else h.loc[("hard", "normal")]
+    assert abs(pair.elo) < 1e-9 and pair.elo_hi - pair.elo_lo > 100
+    assert "same rating difference for" in (out / "report.md").read_text()
+    r = pd.read_csv(out / "ratings.csv")
+    assert (r["hi"] - r["lo"] > 10).all()
 
 
 def test_team_choices_stop_at_the_losing_team_and_team_results_are_counted():

@@ -152,7 +152,8 @@ def test_strategy_table_brute_force(games):
                 d, m = len(cs), sum(map(len, cs))
                 r = sum(c.count(value) for c in cs) / m
                 var += d / (d - 1) * sum((c.count(value) - r * len(c)) ** 2 for c in cs) / n**2
-            lo, hi = wilson_design(k, n, var, units=sum(map(len, strata.values())))
+            d = sum(map(len, strata.values()))
+            lo, hi = wilson_design(k, n, var, units=d, clusters=max(d - len(strata) + 1, 2))
             assert getattr(row, f"{name}_rate") == pytest.approx(k / len(scores))
             assert getattr(row, f"{name}_lo") == pytest.approx(lo, abs=1e-12)
             assert getattr(row, f"{name}_hi") == pytest.approx(hi, abs=1e-12)

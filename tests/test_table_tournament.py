@@ -237,7 +237,12 @@ def test_a_resume_takes_the_same_game_under_another_name_and_refuses_another(tmp
     # the field was too small, with a new tournament's command)
     assert_one_line_error(invoke("tournament", "--resume", out, "random", "easy",
                                  "--no-progress"),
-                          "another tournament", "asked ['random', 'easy']")
+                          "another tournament", "easy, random, easy, random",
+                          "do not fit it", "the field has 2")
+    # a gauntlet with no strategies named (the field is then every level): the same, and
+    # no traceback
+    assert_one_line_error(invoke("tournament", "--resume", out, "--gauntlet", "expert",
+                                 "--rules", "prostoy", "--no-progress"), "another tournament")
     assert files(out) == before
 
 
