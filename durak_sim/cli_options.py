@@ -65,11 +65,12 @@ def check_output_file(path: Path, force: bool, option: str):
     import stat
     import tempfile
 
-    from .files import WriteError, write_target
+    from .files import WriteError, claim, write_target
 
     if str(path) == "-":
         raise UserError(f"{option} -: the output is written to a file, not to standard output "
-                        f"(the command prints there); name a file (one called '-' by its full path)")
+                        f"(the command prints there); name a file (one called '-' by its "
+                        f"full path)")
     if path.is_dir():
         raise UserError(f"{option} {path} is a folder")
     try:
@@ -88,8 +89,6 @@ def check_output_file(path: Path, force: bool, option: str):
             pass
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
-    from .files import claim
-
     return claim(path, force)
 
 

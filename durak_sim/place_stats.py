@@ -242,10 +242,11 @@ def head_to_head(tally, order: Sequence[str], fits: dict | None = None,
     return out
 
 
-def _flat(lo: float, hi: float, est: float) -> bool:
+def _flat(lo, hi, est):
     """An interval of no width but for rounding (resamples alike to ~1e-14 when other
-    strategies share the table)."""
-    return not hi - lo > 1e-9 * max(1.0, abs(est))
+    strategies share the table). Vectorised."""
+    with np.errstate(invalid="ignore"):
+        return ~(np.asarray(hi) - lo > 1e-9 * np.maximum(1.0, np.abs(est)))
 
 
 def _elo_of_score_interval(row: dict, games: int) -> tuple[float, float]:
@@ -260,11 +261,9 @@ def _elo_of_score_interval(row: dict, games: int) -> tuple[float, float]:
     >>> round(lo, 1), round(hi, 1)
     (-121.8, 121.8)
     """
-    from .stats import elo_from_score
+    from .elo import elo_of_share
 
-    edge = 1 / (4 * games + 2)
-    e, lo, hi = (float(elo_from_score(np.clip(row[k], edge, 1 - edge)))
-                 for k in ("score", "score_lo", "score_hi"))
+    e, lo, hi = (elo_of_share(row[k], games) for k in ("score", "score_lo", "score_hi"))
     return row["elo"] + lo - e, row["elo"] + hi - e
 
 
@@ -373,7 +372,7 @@ def _not_degenerate(lo, hi, est, n_deals, low: float, high: float, conf: float):
     from .clustered import bounded_interval
 
     lo, hi = np.array(lo, float, ndmin=1), np.array(hi, float, ndmin=1)
-    flat = ~(hi > lo) & np.isfinite(np.asarray(est, float))
+    flat = _flat(lo, hi, est) & np.isfinite(np.asarray(est, float))
     if flat.any():
         w_lo, w_hi = bounded_interval(est, np.nan, np.maximum(n_deals, 1), low, high, conf)
         lo = np.where(flat, np.broadcast_to(w_lo, lo.shape), lo)

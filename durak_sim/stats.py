@@ -116,17 +116,15 @@ def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
     rate in a field of random, easy and normal had an interval 1.5 times too wide, which
     covered the truth in 99.5% of 400 runs; benchmarks/RESULTS.md.) Without the deal pairs
     (a games frame without ``seed``, ``deal`` and ``swap``) the games are taken as
-    independent trials. A
-    mirror game (a strategy against itself) counts once, with seat 0's result: the strategy
-    both won and lost it, and counting both would count the game twice.
+    independent trials. A mirror game (a strategy against itself) counts once, with seat
+    0's result: the strategy both won and lost it, and counting both would count the game
+    twice.
 
     >>> strategy_table(_example_games())[["strategy", "games", "wins", "durak", "draws", "score"]]
       strategy  games  wins  durak  draws  score
     0     easy      4     2      1      1  0.625
     1   random      4     1      2      1  0.375
     """
-    from .clustered import wilson_design
-
     paired = not isinstance(games, GameCounts) and set(PAIR_COLUMNS) <= set(games.columns)
     c = as_counts(games, None, PAIR_COLUMNS if paired else RESULT_COLUMNS).require("tri")
     k = len(c.names)
@@ -135,7 +133,7 @@ def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
     np.add.at(counts, c.a, c.tri)                      # A's L/D/W (a mirror's: seat 0's)
     np.add.at(counts, c.b[real], c.tri[real, ::-1])    # B's: A's turned round
     n = counts.sum(axis=1)
-    clusters = _strategy_clusters(c, k) if c.pair_tri is not None else None
+    clusters = _strategy_clusters(c, n) if c.pair_tri is not None else None
     out = {"strategy": pd.Series(c.names, dtype=object), "games": n, "wins": counts[:, 2],
            "durak": counts[:, 0], "draws": counts[:, 1]}
     for code, name, hits in ((2, "win", counts[:, 2]), (0, "durak", counts[:, 0]),
@@ -143,9 +141,9 @@ def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
         if clusters is None:
             lo, hi = wilson_interval(hits, n, conf)
         else:
-            var, d, h = clusters[code]
-            lo, hi = wilson_design(hits, n, var, conf, units=d,
-                                   clusters=np.maximum(d - h + 1, 2))
+            var, d, strata = clusters
+            lo, hi = wilson_design(hits, n, var[code], conf, units=d,
+                                   clusters=np.maximum(d - strata + 1, 2))
         out[f"{name}_rate"] = hits / n
         out[f"{name}_lo"] = np.atleast_1d(lo)
         out[f"{name}_hi"] = np.atleast_1d(hi)
@@ -153,41 +151,41 @@ def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def _strategy_clusters(c, k: int) -> dict:
-    """Per result code (0 Durak, 1 draw, 2 win) ``(var, clusters, strata)``: the variance
-    of each strategy's rate (arrays of ``k``) with every pairing a stratum (a round robin
-    plays each opponent on fixed terms: how its rates differ is the design, not chance)
-    and, within it, a complete deal pair one cluster (``m = 2``, ``x`` its games with that
-    result) and every other game one; the clusters behind it and the strata (the degrees
-    of freedom are their difference). A stratum of one cluster adds no variance (it has
-    none to measure: a pairing of a single deal)."""
-    from .clustered import ratio_variance
-
+def _strategy_clusters(c, games: np.ndarray) -> tuple[dict, np.ndarray, np.ndarray]:
+    """``(var, clusters, strata)``: per result code (0 Durak, 1 draw, 2 win) the variance
+    of each strategy's rate (``var[code]``, arrays over the strategies, which played
+    ``games``) with every pairing a stratum (a round robin plays each opponent on fixed
+    terms: how its rates differ is the design, not chance) and, within it, a complete deal
+    pair one cluster (``m = 2``, ``x`` its games with that result) and every other game
+    one; the clusters behind each strategy's rates and its strata (the degrees of freedom
+    are their difference). A stratum of one cluster adds no variance (it has none to
+    measure: a pairing of a single deal)."""
     x1, x2 = np.divmod(np.arange(9), 3)               # A's results in pair_tri's columns
     single = (c.tri - c.tri_paired).astype(float)     # games without their twin, mirrors
     pt = c.pair_tri.astype(float)
     n = c.tri.sum(axis=1).astype(float)
-    out = {}
+    d = pt.sum(axis=1) + single.sum(axis=1)           # clusters per pairing
+    smm = 4 * pt.sum(axis=1) + single.sum(axis=1)     # their sum of m^2
+    k = len(games)
+    # (the strategy, its pairings, whether its results are A's turned round)
+    sides = ((c.a, np.ones(len(n), bool), False), (c.b, c.a != c.b, True))
+    units, strata = np.zeros(k), np.zeros(k)
+    for who, rows, _ in sides:
+        np.add.at(units, who[rows], d[rows])
+        np.add.at(strata, who[rows], d[rows] > 0)
+    var = {}
     for code in (0, 1, 2):
-        var, units, strata = np.zeros(k), np.zeros(k), np.zeros(k)
-        for side, who, mine in ((0, c.a, code), (1, c.b, 2 - code)):
-            rows = np.ones(len(n), bool) if side == 0 else c.a != c.b
+        total = np.zeros(k)
+        for who, rows, turned in sides:
+            mine = 2 - code if turned else code
             h = (x1 == mine).astype(float) + (x2 == mine)      # hits of each pair kind
             hits1 = single[rows, mine]
-            d = pt[rows].sum(axis=1) + single[rows].sum(axis=1)
-            hits = pt[rows] @ h + hits1
-            v = ratio_variance(hits, n[rows], pt[rows] @ h ** 2 + hits1,
-                               pt[rows] @ (2 * h) + hits1,
-                               4 * pt[rows].sum(axis=1) + single[rows].sum(axis=1), d)
-            np.add.at(var, who[rows], np.nan_to_num(np.asarray(v) * n[rows] ** 2))
-            np.add.at(units, who[rows], d)
-            np.add.at(strata, who[rows], d > 0)
-        games = np.zeros(k)
-        np.add.at(games, c.a, n)
-        np.add.at(games, c.b[c.a != c.b], n[c.a != c.b])
+            v = ratio_variance(pt[rows] @ h + hits1, n[rows], pt[rows] @ h ** 2 + hits1,
+                               pt[rows] @ (2 * h) + hits1, smm[rows], d[rows])
+            np.add.at(total, who[rows], np.nan_to_num(np.asarray(v) * n[rows] ** 2))
         with np.errstate(invalid="ignore", divide="ignore"):
-            out[code] = (np.where(units >= 2, var / games ** 2, np.nan), units, strata)
-    return out
+            var[code] = np.where(units >= 2, total / games.astype(float) ** 2, np.nan)
+    return var, units, strata
 
 
 # --------------------------------------------------------------------------------------

@@ -153,7 +153,7 @@ def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
     every seating): Wilson's at the effective sample size for the share and, on their range,
     for the places (:func:`durak_sim.clustered.bounded_interval`), so both stay in range."""
     from .clustered import bounded_interval, ratio_variance, wilson_design
-    from .stats import elo_from_score
+    from .elo import elo_of_share, share_edge
 
     if c.h2h is None:
         return []
@@ -180,9 +180,8 @@ def head_to_head_rows(c: PlaceCounts, order: list) -> list[dict]:
                 places, p_lo, p_hi = -places, -p_hi, -p_lo
             # a share of 0 or 1 has no finite Elo: it shows the bound 400 log10(4m + 1) of
             # m meetings (as a two-player sweep's paired Elo does), marked as a bound
-            edge = 1 / (4 * meet + 2)
-            e, e_lo, e_hi = (float(elo_from_score(np.clip(v, edge, 1 - edge)))
-                             for v in (score, s_lo, s_hi))
+            edge = share_edge(meet)
+            e, e_lo, e_hi = (elo_of_share(v, meet) for v in (score, s_lo, s_hi))
             rows.append({"a": a, "b": b, "meetings": int(meet), "score": float(score),
                          "elo_bound": bool(score <= edge or score >= 1 - edge),
                          "score_lo": float(s_lo), "score_hi": float(s_hi), "elo": e,
