@@ -96,6 +96,15 @@ def _words(position, v: int) -> str:
     return _seated(position, VALUE_WORDS[v])
 
 
+def _json_answer(position, result) -> dict:
+    """The ``--json`` object of one answer: at a larger table also ``seats``, the two seats
+    left, the value being the first's against the second (docs/position.md)."""
+    d = result.to_dict()
+    if position.seats != (0, 1):
+        d["seats"] = list(position.seats)
+    return d
+
+
 def _human(i: int, several: bool, position, result, budget: tuple) -> str:
     lines = []
     if several:
@@ -302,7 +311,7 @@ def _solve(file: str, as_json: bool, time_limit: float, max_nodes: int,
     def show(i, p, more, r):
         line.clear()
         if as_json:
-            click.echo(json.dumps(r.to_dict()))
+            click.echo(json.dumps(_json_answer(p, r)))
         else:
             if i:
                 click.echo("")

@@ -74,8 +74,11 @@ def variant_name(name: str) -> str:
 
     >>> variant_name("transfer")
     'perevodnoy'
+    >>> variant_name("Perevodnoy")
+    'perevodnoy'
     """
-    canonical = ALIASES.get(name, name)
+    key = name.lower()
+    canonical = ALIASES.get(key, key)
     if canonical not in VARIANTS:
         known = ", ".join(VARIANTS)
         raise RulesError(f"unknown ruleset {name!r} (known: {known}; aliases: "

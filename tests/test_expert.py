@@ -341,7 +341,7 @@ def test_solve_expert_advises_from_the_seat_s_view(tmp_path):
     path.write_text("\n".join(json.dumps(d) for d in (a, end)) + "\n")
     res = CliRunner().invoke(cli, ["solve", "--expert", "--json", str(path)])
     assert res.exit_code == 0, res.output
-    first, second = (json.loads(x) for x in res.output.strip().splitlines())
+    first, second = (json.loads(x) for x in res.stdout.strip().splitlines())
     assert first["advisor"] == "expert" and len(first["moves"]) == 6
     assert all(0 < m["deals"] <= max(n["deals"] for n in first["moves"]) for m in first["moves"])
     assert second["value"] == -1

@@ -253,13 +253,29 @@ def test_cli_json_lines(tmp_path):
     f.write_text("\n".join(json.dumps(d) for d in rows) + "\n")
     r = CliRunner().invoke(solve_command, [str(f), "--json"])
     assert r.exit_code == 0, r.output
-    out = [json.loads(line) for line in r.output.splitlines()]
+    out = [json.loads(line) for line in r.stdout.splitlines()]
     assert len(out) == 3
     for o in out:
         assert set(o) == {"value", "best_actions", "nodes", "seconds"}
     assert out[0]["value"] == -1 and out[0]["best_actions"][0] == "attack KD"
     assert out[1] == {**out[1], "value": 1, "best_actions": ["attack 6S"]}
     assert out[2]["value"] == 1 and out[2]["best_actions"] == []
+
+
+def test_cli_json_names_the_seats_left_at_a_larger_table(tmp_path):
+    """At a larger table the answer names the two seats left: the value is the first's."""
+    f = tmp_path / "p.jsonl"
+    rows = [pos(hands=[["6S", "KD", "9H"], [], ["TS", "7D"]], out=[1],
+                rules={"players": 3, "hand_size": 6, "variant": "podkidnoy"}), pos()]
+    f.write_text("\n".join(json.dumps(d) for d in rows) + "\n")
+    r = CliRunner().invoke(solve_command, [str(f), "--json"])
+    assert r.exit_code == 0, r.output
+    three, two = [json.loads(line) for line in r.stdout.splitlines()]
+    assert three["seats"] == [0, 2] and "seats" not in two
+    assert {k: three[k] for k in ("value", "best_actions")} == \
+        {k: two[k] for k in ("value", "best_actions")}
+    human = CliRunner().invoke(solve_command, [str(f)]).output
+    assert "seat 2 wins, seat 0 is the Durak" in human
 
 
 def test_cli_errors(tmp_path):
