@@ -29,7 +29,6 @@ from .files import make_folder
 
 PLOTS = ("crosstable", "ratings", "convergence", "game_length", "first_attacker")
 DPI = 100
-_Z95 = 1.959963984540054
 
 
 def _rc(name: str) -> dict:
@@ -227,13 +226,17 @@ def _counts(games, order: Sequence[str]):
 
 def convergence(games, order: Sequence[str], points: int = 200) -> pd.DataFrame:
     """A's mean pair score per pairing as deal pairs accumulate (deal order), with its
-    95% normal band ``score ± 1.96 sqrt(v / n)`` (``v`` the pair-score variance so far).
+    95% band, the pairings table's interval of the score so far
+    (:func:`durak_sim.stats.running_score_interval`: ``score ± 1.96 sqrt(v / n)``, ``v`` the
+    pair-score variance, with a sweep's virtual drawn game, so that no band is a point).
 
     ``games``: a games frame or its :class:`durak_sim.stats.GameCounts` (the pair points
     in deal order). Columns ``a, b, pairs, score, lo, hi``; at most ``points`` rows per
     pairing, spaced geometrically in ``pairs``. Mirror games and games without their twin
     are left out. The running sums are exact (pair scores are quarters), taken only at the
     rows shown."""
+    from .stats import running_score_interval
+
     c = _counts(games, order).require("pair_points")
     pa, pb = c.labels()
     rows = []
@@ -246,11 +249,9 @@ def convergence(games, order: Sequence[str], points: int = 200) -> pd.DataFrame:
         s1, s2 = s1 / 4.0, s2 / 16.0          # exact: pair points are quarters
         n = idx + 1.0
         mean = s1 / n
-        var = np.maximum(s2 / n - mean * mean, 0.0)
-        half = _Z95 * np.sqrt(var / n)
+        lo, hi = running_score_interval(s1, s2, n)
         rows.append(pd.DataFrame({"a": a, "b": b, "pairs": idx + 1, "score": mean,
-                                  "lo": np.clip(mean - half, 0, 1),
-                                  "hi": np.clip(mean + half, 0, 1)}))
+                                  "lo": lo, "hi": hi}))
     if not rows:
         return pd.DataFrame(columns=["a", "b", "pairs", "score", "lo", "hi"])
     return pd.concat(rows, ignore_index=True)

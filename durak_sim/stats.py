@@ -203,6 +203,45 @@ def elo_limit(pairs):
     return _scalar_or_array(ELO_PER_NAT * np.log(4.0 * np.asarray(pairs, dtype=float) + 1.0))
 
 
+def _score_interval(s, var, n, pairs, swept, z):
+    """The standard error and normal interval (clipped to [0, 1]) of a mean pair score
+    ``s`` with variance ``var`` over ``n`` pairs (``pairs`` real ones; a sweep, ``swept``,
+    already holds its virtual drawn game). Pairs all alike but not a sweep (all split, say)
+    have no spread to measure: the width is that of one more, virtual pair, half lost and
+    half won."""
+    alike = (pairs > 0) & ~swept & (var == 0)
+    spread = np.where(alike, 0.5 * (s ** 2 + (1.0 - s) ** 2) / (n + 1), var)
+    se = np.sqrt(spread / np.where(alike, n + 1, n))
+    return se, np.clip(s - z * se, 0.0, 1.0), np.clip(s + z * se, 0.0, 1.0)
+
+
+def running_score_interval(total, squares, pairs, conf: float = 0.95):
+    """:func:`pair_score_stats`' interval of the mean pair score from running sums: the
+    pair scores' ``total``, the sum of their ``squares`` and the ``pairs`` (arrays); a sweep
+    (every pair won, or every pair lost) takes its virtual drawn game as there, so no band
+    is ever a point. Returns ``(lo, hi)``.
+
+    >>> lo, hi = running_score_interval([1.0, 3.0], [1.0, 3.0], [1, 3])   # sweeps
+    >>> [round(float(x), 3) for x in lo], [float(x) for x in hi]
+    ([0.456, 0.745], [1.0, 1.0])
+    >>> round(float(elo_from_score(lo[1])), 6), round(float(pair_score_stats([[0, 0, 0, 0, 3]])
+    ...                                                        ["elo_lo"][0]), 6)
+    (186.495036, 186.495036)
+    """
+    total, squares = np.asarray(total, float), np.asarray(squares, float)
+    pairs = np.asarray(pairs, float)
+    swept = (pairs > 0) & ((total == pairs) | (total == 0))
+    total = np.where(swept, total + 0.25, total)       # half a pair scored 1/2
+    squares = np.where(swept, squares + 0.125, squares)
+    n = np.where(swept, pairs + 0.5, pairs)
+    z = scipy.special.ndtri(0.5 + 0.5 * conf)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = total / n
+        var = np.maximum(squares / n - s * s, 0.0)
+        _, lo, hi = _score_interval(s, var, n, pairs, swept, z)
+    return lo, hi
+
+
 def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
     """Elo, its interval, normalized Elo and LOS from pentanomial counts (rows of p0..p4).
 
@@ -255,13 +294,7 @@ def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
     with np.errstate(divide="ignore", invalid="ignore"):
         s = pent @ PAIR_SCORES / n
         var = (pent * (PAIR_SCORES[None, :] - s[:, None]) ** 2).sum(axis=1) / n
-        # pairs all alike but not a sweep (all split, say): no spread to measure, so the
-        # interval's width is that of one more, virtual pair, half lost and half won
-        alike = (pairs > 0) & ~swept & (var == 0)
-        spread = np.where(alike, 0.5 * (s ** 2 + (1.0 - s) ** 2) / (n + 1), var)
-        se = np.sqrt(spread / np.where(alike, n + 1, n))
-        s_lo = np.clip(s - z * se, 0.0, 1.0)
-        s_hi = np.clip(s + z * se, 0.0, 1.0)
+        se, s_lo, s_hi = _score_interval(s, var, n, pairs, swept, z)
         sigma = np.sqrt(2.0 * var)
         m3 = (pent * (PAIR_SCORES[None, :] - s[:, None]) ** 3).sum(axis=1) / n
         m4 = (pent * (PAIR_SCORES[None, :] - s[:, None]) ** 4).sum(axis=1) / n

@@ -149,10 +149,16 @@ def test_incomplete_tournament_reports_what_is_stored(finished, tmp_path):
 
 def test_convergence_band_by_hand():
     """Deal 0: easy scores 1; deal 1: 0.25. After n pairs the band is
-    mean ± z sqrt(var / n), var the population variance of the pair scores so far."""
+    mean ± z sqrt(var / n), var the population variance of the pair scores so far; after
+    the first, a sweep, it is the pairings table's: with a virtual drawn game, not a point."""
+    from durak_sim.stats import elo_from_score, pair_score_stats
+
     c = plots.convergence(_example_games(), ["easy", "random"])
     assert c["pairs"].tolist() == [1, 2]
-    assert c.loc[0, ["score", "lo", "hi"]].tolist() == [1.0, 1.0, 1.0]
+    assert c.loc[0, ["score", "hi"]].tolist() == [1.0, 1.0]
+    sweep = pair_score_stats([[0, 0, 0, 0, 1]])
+    assert elo_from_score(c.loc[0, "lo"]) == pytest.approx(sweep["elo_lo"][0], abs=1e-9)
+    assert c.loc[0, "lo"] < 0.5
     mean = (1.0 + 0.25) / 2
     half = Z95 * math.sqrt(statistics.pvariance([1.0, 0.25]) / 2)
     assert c.loc[1, "score"] == mean
