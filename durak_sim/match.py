@@ -148,7 +148,8 @@ def run_match(a: str, b: str, *, deals: int, seed: int = 1, threads: int | None 
               swap: bool = True, records: Path | None = None, rules: Rules = Rules(),
               progress: bool = False, interruptible: bool = False) -> MatchSummary:
     """Play deals ``0..deals-1`` between ``a`` and ``b``; write records if asked (all or
-    nothing: ``files.atomic_text_file``). ``progress``: live progress on stderr when it
+    nothing: ``files.atomic_text_file``; a file already at ``records`` is replaced, as
+    ``pandas.DataFrame.to_csv`` would: the command's ``--force`` is its own). ``progress``: live progress on stderr when it
     is a terminal; ``interruptible``: Ctrl-C (in the main thread) ends the match after the
     block in play, with a summary of the deals finished (``interrupted_of`` set).
 

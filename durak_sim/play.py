@@ -258,7 +258,20 @@ class GameBatch:
         return self.results[:, L.R_PLACES:L.R_PLACES + self.rules.players]
 
     def frame(self):
-        """One row per game (the columns ``durak_sim.stats`` expects; two players)."""
+        """One row per game: at two players the columns ``durak_sim.stats`` expects
+        (``seed, deal, swap, seat0, seat1, outcome, durak, first_attacker, bouts,
+        cards_left``); at three to six, ``rotation`` (the line-up turned by so many seats)
+        for ``swap``, ``seat0`` .. and ``place0`` .. (1 first out) per seat, and
+        ``durak_team`` (-1 on a draw or without teams) after ``durak``.
+
+        >>> from durak_sim.rules import Rules
+        >>> b = play_games(["random", "easy", "random"], seed=1, deals=[0], rules=Rules(players=3))
+        >>> f = b.frame()
+        >>> f.columns.tolist()[2:9]
+        ['rotation', 'seat0', 'seat1', 'seat2', 'place0', 'place1', 'place2']
+        >>> f[["seat0", "seat1", "seat2"]].values.tolist()[1], len(f)
+        (['easy', 'random', 'random'], 3)
+        """
         import pandas as pd
 
         E = _layout()
@@ -266,18 +279,21 @@ class GameBatch:
         names = np.array([s.name for s in self.strategies], dtype=object)
         n = len(names)
         rot = self.rots
-        return pd.DataFrame({
-            "seed": np.full(len(self), self.seed, np.int64),
-            "deal": self.deals.astype(np.int64),
-            "swap": rot.astype(np.int64),
-            "seat0": names[rot % n],
-            "seat1": names[(1 + rot) % n],
-            "outcome": np.where(r[:, E.R_OUTCOME] == 1, "draw", "durak"),
-            "durak": r[:, E.R_DURAK],
-            "first_attacker": r[:, E.R_FIRST],
-            "bouts": r[:, E.R_BOUTS],
-            "cards_left": r[:, E.R_CARDS_LEFT],
-        })
+        cols = {"seed": np.full(len(self), self.seed, np.int64),
+                "deal": self.deals.astype(np.int64),
+                "swap" if n == 2 else "rotation": rot.astype(np.int64)}
+        for s in range(n):
+            cols[f"seat{s}"] = names[(s + rot) % n]
+        if n > 2:
+            for s in range(n):
+                cols[f"place{s}"] = r[:, E.R_PLACES + s]
+        cols["outcome"] = np.where(r[:, E.R_OUTCOME] == 1, "draw", "durak")
+        cols["durak"] = r[:, E.R_DURAK]
+        if n > 2:
+            cols["durak_team"] = r[:, E.R_DURAK_TEAM]
+        cols.update(first_attacker=r[:, E.R_FIRST], bouts=r[:, E.R_BOUTS],
+                    cards_left=r[:, E.R_CARDS_LEFT])
+        return pd.DataFrame(cols)
 
     def result_of(self, g: int) -> dict:
         """Game ``g``'s result in the record's form (docs/game-record.md)."""
@@ -321,12 +337,28 @@ class GameBatch:
                               trump=face_up, dealer=dealer, series=series)
 
 
+def _is_index(x) -> bool:
+    """An integer that is not a bool (numpy's included)."""
+    import numbers
+
+    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
+
+
 def game_schedule(deals: Iterable[int], players: int, swap: bool) -> tuple[np.ndarray, np.ndarray]:
     """(deal per game, rotation per game): with ``swap`` every deal is played once per seat
     rotation, rotations of one deal next to each other."""
+    if isinstance(deals, np.ndarray):
+        raw = deals
+        bad = [] if raw.dtype.kind in "iu" or not raw.size else [raw.flat[0]]
+    elif isinstance(deals, range):
+        raw, bad = deals, []
+    else:
+        raw = list(deals)
+        bad = [x for x in raw if not _is_index(x)][:1]
+    if bad:
+        raise UserError(f"deal indices must be whole numbers, not {bad[0]!r}")
     try:
-        d = np.asarray(list(deals) if not isinstance(deals, np.ndarray) else deals,
-                       dtype=np.int64)
+        d = np.asarray(raw, dtype=np.int64)
     except OverflowError:
         raise UserError("deal indices must be at most 2**63 - 1") from None
     if d.size and d.min() < 0:
@@ -363,8 +395,10 @@ def ready_lineup(strategies: Sequence[str | Strategy], rules: Rules,
     compile ends them at once."""
     strats = resolve_strategies(strategies)
     if len(strats) != rules.players:
+        hint = (f" (for a table of {len(strats)}: rules=Rules(players={len(strats)}))"
+                if 2 <= len(strats) <= 6 else "")
         raise UserError(f"{rules.players} players need {rules.players} strategies, got "
-                        f"{len(strats)}")
+                        f"{len(strats)}{hint}")
     check_supported(strats, rules)
     if not all(s.compiled for s in strats):
         return 0.0   # (the slow path compiles what it uses, Ctrl-C or not)

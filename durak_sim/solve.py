@@ -218,6 +218,7 @@ class _Solver:
     def solve(self, position: Position, node_cap: int = 0, order_nodes: int = 0,
               time_limit: float = 0, progress: Callable[[SolveProgress], None] | None = None
               ) -> SolveResult:
+        position = _checked(position, node_cap, order_nodes, time_limit)
         self.k = self._kernel(position)
         t0 = time.perf_counter()
         if position.is_over():
@@ -377,10 +378,38 @@ class _Solver:
                            stopped_by=stopped_by, bounds=bounds, action_bounds=action_bounds)
 
 
+def _checked(position, node_cap, order_nodes, time_limit) -> Position:
+    """The position (a dict in the position format is read as ``durak-sim solve`` reads
+    it) once the budgets are checked; UserError in one line otherwise.
+
+    >>> _checked(Position(0, (1, 2)), -5, 0, 0)
+    Traceback (most recent call last):
+    durak_sim.errors.UserError: node_cap must be a whole number in 0..4611686018427387904, not -5
+    """
+    import math
+    import numbers
+
+    from .errors import UserError
+    from .limits import MAX_NODES
+
+    for name, v in (("node_cap", node_cap), ("order_nodes", order_nodes)):
+        if not isinstance(v, numbers.Integral) or isinstance(v, bool) or not 0 <= v <= MAX_NODES:
+            raise UserError(f"{name} must be a whole number in 0..{MAX_NODES}, not {v!r}")
+    if not isinstance(time_limit, numbers.Real) or isinstance(time_limit, bool) or \
+            not math.isfinite(time_limit) or time_limit < 0:
+        raise UserError(f"time_limit must be a number of seconds >= 0, not {time_limit!r}")
+    if isinstance(position, dict):
+        return Position.from_dict(position)
+    if not isinstance(position, Position):
+        raise UserError(f"solve takes a Position (or its dict), not {type(position).__name__}")
+    return position
+
+
 def solve(position: Position, node_cap: int = 0, order_nodes: int = 0, time_limit: float = 0,
           progress: Callable[[SolveProgress], None] | None = None) -> SolveResult:
     """Value and optimal actions of ``position`` (module docstring). ``node_cap``: stop the
     value search after about that many nodes (0: no limit; the answer is then not exact).
+    ``position``: a :class:`Position`, or its dict (docs/position.md).
     ``order_nodes``: the same for ordering the optimal actions, which can cost far more than
     the value (the actions then keep code order past the cut; ``order_exact`` says so).
     ``time_limit``: stop the whole solve after that many seconds (0: none). ``progress``: called

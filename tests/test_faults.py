@@ -9,8 +9,10 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from durak_sim.errors import UserError
 from durak_sim.report import TABLE_FILES
 from durak_sim.tournament import run_tournament
 
@@ -143,7 +145,6 @@ def test_a_bad_mplbackend_does_not_fail_the_report(tmp_path, whole):
 
 def test_a_failing_report_says_the_games_are_stored(tmp_path, monkeypatch):
     from durak_sim import report
-    from durak_sim.errors import UserError
 
     def broken(*args, **kwargs):
         raise ValueError("a library could not start\nits details")
@@ -346,3 +347,34 @@ def test_a_held_block_holds_a_kill_passed_on_as_ctrl_c():
                 os.kill(os.getpid(), signal.SIGTERM)
     finally:
         signal.signal(signal.SIGTERM, old)
+
+
+def test_the_library_refuses_what_the_commands_refuse():
+    """The plain-Python API checks its input as the commands do, in one line: deal indices
+    are whole numbers (1.5 was played as deal 1), the solver's budgets are not negative, a
+    position may be given as its dict."""
+    from durak_sim.play import play_games
+    from durak_sim.position import Position
+    from durak_sim.replay import replay_deal
+    from durak_sim.rules import Rules
+    from durak_sim.solve import solve
+
+    for deals in ([1.5], ["3"], [True], np.array([2.0])):
+        with pytest.raises(UserError, match="deal indices must be whole numbers"):
+            play_games(["random", "easy"], seed=1, deals=deals)
+    with pytest.raises(UserError, match="whole numbers, not 7.9"):
+        replay_deal(42, 7.9, ["easy", "random"])
+    with pytest.raises(UserError, match=r"rules=Rules\(players=3\)"):
+        play_games(["random", "easy", "random"], seed=1, deals=[0])
+    assert len(play_games(["random", "easy", "random"], seed=1, deals=np.arange(2, dtype=np.uint8),
+                          rules=Rules(players=3))) == 6
+    p = {"format": "durak-sim/position/1", "trump": "D", "hands": [["6S"], ["TS", "7D"]],
+         "stock": [], "attacker": 0}
+    for kw, what in (({"node_cap": -5}, "node_cap"), ({"order_nodes": 1.5}, "order_nodes"),
+                     ({"time_limit": -1}, "time_limit"), ({"time_limit": float("inf")},
+                                                          "time_limit")):
+        with pytest.raises(UserError, match=what):
+            solve(Position.from_dict(p), **kw)
+    assert solve(p).value == solve(Position.from_dict(p)).value == 1
+    with pytest.raises(UserError, match="missing key"):
+        solve({"trump": "D"})

@@ -37,6 +37,22 @@ def test_chunk_round_trip_equals_the_batch_frame(tmp_path):
     assert not list(tmp_path.rglob("*.tmp"))
 
 
+def test_the_batch_frame_of_a_larger_table_has_every_seat_and_place():
+    """At four players the frame has a column per seat and per place, agreeing with the
+    batch's own seat names and places (it had two seats and a rotation as ``swap``)."""
+    from durak_sim.rules import Rules
+
+    batch = play_schedule(["random", "easy", "random", "normal"], 3,
+                          *game_schedule(range(5), 4, True), rules=Rules(players=4))
+    f = batch.frame()
+    assert "swap" not in f and f["rotation"].tolist() == [0, 1, 2, 3] * 5
+    seats = f[[f"seat{s}" for s in range(4)]].values.tolist()
+    assert seats == [batch.seat_names(g) for g in range(len(batch))]
+    np.testing.assert_array_equal(f[[f"place{s}" for s in range(4)]].to_numpy(), batch.places())
+    assert sorted(f.loc[0, [f"place{s}" for s in range(4)]]) == [1, 2, 3, 4] or \
+        f.loc[0, "outcome"] == "draw"
+
+
 def test_narrow_types_and_shared_dictionary(tmp_path):
     """Every chunk has the same schema (dictionary = the whole field), small ints narrow."""
     _, t1 = _chunk(0, 50)
