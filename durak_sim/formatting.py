@@ -87,6 +87,17 @@ def is_sweep(row) -> bool:
     return row.pairs > 0 and row.pairs in (row.p0, row.p4)
 
 
+def wide_console(min_width: int, file=None):
+    """A rich console at least ``min_width`` columns wide, on ``file`` (stdout); into a
+    file or a pipe its lines are never broken (``soft_wrap``): an interval or a path split
+    over two lines is no use to a reader or a script."""
+    from rich.console import Console
+
+    plain = Console(file=file)
+    return Console(width=max(plain.width, min_width), file=file,
+                   soft_wrap=not plain.is_terminal)
+
+
 def print_whole(console, renderable) -> None:
     """Print a table with none of its figures cut: rich would shorten the cells of a table
     wider than the console with ``…`` (a long strategy name, a file or pipe of the default

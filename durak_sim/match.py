@@ -20,7 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from .errors import NOTHING_FINISHED, Interrupted, UserError
-from .formatting import elo_ci, is_sweep, num, p_value, pct_ci, print_whole, secs
+from .formatting import (elo_ci, is_sweep, num, p_value, pct_ci, print_whole, secs,
+                         wide_console)
 from .play import RECORD_BLOCK, check_seed, play_games, ready_lineup, resolve_strategies
 from .rules import Rules
 
@@ -70,12 +71,11 @@ class MatchSummary:
         return _plain(out)
 
     def print(self, console=None) -> None:
-        from rich.console import Console
         from rich.table import Table
 
         if console is None:
-            console = Console()
-            console = Console(width=max(console.width, 150))
+
+            console = wide_console(150)
         stopped = "" if self.interrupted_of is None else \
             f" (interrupted: {self.deals:,} of {self.interrupted_of:,} deals)"
         t = Table(title=f"{self.a} vs {self.b}: {self.deals:,} deals"

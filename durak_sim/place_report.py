@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from . import place_stats as ps
-from .formatting import ci, elo_ci, num, pct_ci
+from .formatting import ci, elo_ci, num, pct_ci, wide_console
 from .place_counts import BOOTSTRAP, PlaceTally
 from .document import PLOTS_DIR, Doc
 from .report import Report, _stored_chunks, document_head, rank_by_rating, write_report
@@ -348,12 +348,11 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
 
 def print_place_report(rep: Report, console) -> None:
     """The main tables of an N-player report on the terminal (rich)."""
-    from rich.console import Console
 
     from .report import print_head, print_table
 
     if console.width < 150:   # (the intervals stay on one line)
-        console = Console(width=150, file=console.file)
+        console = wide_console(150, file=console.file)
     cfg, t = rep.config, rep.tables
     print_head(console, rep, f"{_format(cfg)}; {cfg.deals:,} deals per line-up in every "
                              f"seating, seed {cfg.seed}, {cfg.rules.tag}")

@@ -46,7 +46,8 @@ import pandas as pd
 
 from .document import PLOTS_DIR, Doc as _Doc  # noqa: F401 - (report._Doc)
 from .errors import UserError
-from .formatting import ci, elo_ci, finite, is_sweep, num, p_value, pct, pct_ci, print_whole
+from .formatting import (ci, elo_ci, finite, is_sweep, num, p_value, pct, pct_ci, print_whole,
+                         wide_console)
 from .rules import RULES_VERSION
 from .stats import GAME_COLUMNS, GameCounts
 from .storage import Manifest, game_arrays, games_frame, read_chunks
@@ -506,11 +507,10 @@ def print_table(console, title: str, headers: list, rows: list, left: int = 1) -
 
 def print_report(rep: Report, console=None) -> None:
     """The report's main tables on the terminal (rich, aligned, with intervals)."""
-    from rich.console import Console
 
     if console is None:
-        console = Console()
-        console = Console(width=max(console.width, 118))
+
+        console = wide_console(118)
     if rep.config.players > 2:
         from .place_report import print_place_report
 

@@ -69,12 +69,12 @@ class SPRTResult:
 
     def print(self, console=None) -> None:
         """Decision, deal count, LLR and the unbiased Elo estimate (rich)."""
-        from rich.console import Console
+        from .formatting import wide_console
         from rich.table import Table
 
         if console is None:
-            console = Console()
-            console = Console(width=max(console.width, 118))
+
+            console = wide_console(118)
         verdict = {"H1": f"H1 accepted: {self.a} is {self.elo1:+g} Elo (or more) stronger",
                    "H0": f"H0 accepted: {self.a} is {self.elo0:+g} Elo (or less) stronger",
                    "continue": f"no decision within {self.max_deals:,} deals"}[self.decision]

@@ -16,7 +16,7 @@ import numpy as np
 
 from .clustered import cluster_sums, per_deal_squares
 from .errors import NOTHING_FINISHED, Interrupted, UserError
-from .formatting import num, pct_ci, print_whole, secs
+from .formatting import num, pct_ci, print_whole, secs, wide_console
 from .rules import Rules
 
 
@@ -353,12 +353,11 @@ class TableSummary:
         return _plain(out)
 
     def print(self, console=None) -> None:
-        from rich.console import Console
         from rich.table import Table
 
         if console is None:
-            console = Console()
-            console = Console(width=max(console.width, 180))
+
+            console = wide_console(180)
         c = self.counts
         what = f"{self.deals:,} series of {self.series_deals} deals" if self.series_deals \
             else f"{self.deals:,} deals" + (f" x {c.players} rotations" if self.swap else "")

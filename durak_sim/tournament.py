@@ -51,7 +51,7 @@ from typing import Sequence
 import numpy as np
 
 from .errors import UserError
-from .formatting import secs
+from .formatting import secs, wide_console
 from .play import resolve_strategies
 from .rules import RULES_VERSION, Rules
 from .files import WriteError, remove_temporaries, sha256_file
@@ -143,13 +143,12 @@ class TournamentResult:
 
     def print(self, console=None) -> None:
         """The report's tables and this session's timing, as aligned rich tables."""
-        from rich.console import Console
 
         from .report import print_report
 
         if console is None:
-            console = Console()
-            console = Console(width=max(console.width, 118))
+
+            console = wide_console(118)
         if self.report is not None:
             print_report(self.report, console)
         if self.deals_played:

@@ -310,3 +310,17 @@ def test_a_field_of_three_gets_every_plot_and_a_pair_not_the_redundant_two(tmp_p
     assert list(plots.render_all(tables, games, order, tmp_path / "three")) == list(plots.PLOTS)
     tables, _ = compute_tables(g, make_config(["easy", "random"], deals=2, seed=7))
     assert list(plots.render_all(tables, g, ["easy", "random"], tmp_path / "two")) == PAIR_PLOTS
+
+
+def test_output_into_a_file_keeps_each_line_whole():
+    """Into a file or a pipe no line is broken at the console's width (an interval or a
+    path split over two lines); on a terminal rich wraps as usual."""
+    import io
+
+    from durak_sim.formatting import wide_console
+
+    f = io.StringIO()
+    c = wide_console(118, file=f)
+    line = "first attacker wins " + "51.21 [51.14, 51.27] % " * 10
+    c.print(line)
+    assert f.getvalue() == line + "\n"
