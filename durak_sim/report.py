@@ -10,7 +10,7 @@ writes at the top of the folder:
 ``ratings.csv``        Bradley-Terry ratings (Elo scale, field mean 0; one virtual drawn
                        game per pairing where a pairing was won outright), bootstrap 95% CI
 ``crosstable.csv``     mean score of the row strategy against the column strategy
-``pairings.csv``       per pairing: W/D/L, pentanomial deal-pair counts, Elo ± 95%, LOS
+``pairings.csv``       per pairing: W/D/L and their 95% intervals, pentanomial deal-pair counts, Elo ± 95%, LOS
 ``strategies.csv``     per strategy: wins, Durak, draws with Wilson 95% intervals (deal
                        pairs as clusters, pairings as strata)
 ``first_attacker.csv`` first-attacker win rate of decisive games, overall and per pairing

@@ -151,21 +151,35 @@ def strategy_table(games, conf: float = 0.95) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def _strategy_clusters(c, games: np.ndarray) -> tuple[dict, np.ndarray, np.ndarray]:
-    """``(var, clusters, strata)``: per result code (0 Durak, 1 draw, 2 win) the variance
-    of each strategy's rate (``var[code]``, arrays over the strategies, which played
-    ``games``) with every pairing a stratum (a round robin plays each opponent on fixed
-    terms: how its rates differ is the design, not chance) and, within it, a complete deal
-    pair one cluster (``m = 2``, ``x`` its games with that result) and every other game
-    one; the clusters behind each strategy's rates and its strata (the degrees of freedom
-    are their difference). A stratum of one cluster adds no variance (it has none to
-    measure: a pairing of a single deal)."""
+def _pairing_clusters(c) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(var, n, d)`` per pairing (every row of ``c``): ``var`` (rows, 3) the variance of
+    A's rate of each result code (0 Durak, 1 draw, 2 win) over its ``n`` games, a complete
+    deal pair one cluster (``m = 2``, ``x`` its games with that result) and every other game
+    (without its twin, a mirror game) one; ``d`` the clusters. NaN where ``d < 2``."""
     x1, x2 = np.divmod(np.arange(9), 3)               # A's results in pair_tri's columns
     single = (c.tri - c.tri_paired).astype(float)     # games without their twin, mirrors
     pt = c.pair_tri.astype(float)
     n = c.tri.sum(axis=1).astype(float)
     d = pt.sum(axis=1) + single.sum(axis=1)           # clusters per pairing
     smm = 4 * pt.sum(axis=1) + single.sum(axis=1)     # their sum of m^2
+    var = np.empty((len(n), 3))
+    for code in (0, 1, 2):
+        h = (x1 == code).astype(float) + (x2 == code)  # hits of each pair kind
+        hits1 = single[:, code]
+        var[:, code] = ratio_variance(pt @ h + hits1, n, pt @ h ** 2 + hits1,
+                                      pt @ (2 * h) + hits1, smm, d)
+    return var, n, d
+
+
+def _strategy_clusters(c, games: np.ndarray) -> tuple[dict, np.ndarray, np.ndarray]:
+    """``(var, clusters, strata)``: per result code (0 Durak, 1 draw, 2 win) the variance
+    of each strategy's rate (``var[code]``, arrays over the strategies, which played
+    ``games``) with every pairing a stratum (a round robin plays each opponent on fixed
+    terms: how its rates differ is the design, not chance) and, within it, the clusters of
+    :func:`_pairing_clusters`; the clusters behind each strategy's rates and its strata (the
+    degrees of freedom are their difference). A stratum of one cluster adds no variance (it
+    has none to measure: a pairing of a single deal)."""
+    pvar, n, d = _pairing_clusters(c)
     k = len(games)
     # (the strategy, its pairings, whether its results are A's turned round)
     sides = ((c.a, np.ones(len(n), bool), False), (c.b, c.a != c.b, True))
@@ -177,12 +191,8 @@ def _strategy_clusters(c, games: np.ndarray) -> tuple[dict, np.ndarray, np.ndarr
     for code in (0, 1, 2):
         total = np.zeros(k)
         for who, rows, turned in sides:
-            mine = 2 - code if turned else code
-            h = (x1 == mine).astype(float) + (x2 == mine)      # hits of each pair kind
-            hits1 = single[rows, mine]
-            v = ratio_variance(pt[rows] @ h + hits1, n[rows], pt[rows] @ h ** 2 + hits1,
-                               pt[rows] @ (2 * h) + hits1, smm[rows], d[rows])
-            np.add.at(total, who[rows], np.nan_to_num(np.asarray(v) * n[rows] ** 2))
+            v = pvar[rows, 2 - code if turned else code]
+            np.add.at(total, who[rows], np.nan_to_num(v * n[rows] ** 2))
         with np.errstate(invalid="ignore", divide="ignore"):
             var[code] = np.where(units >= 2, total / games.astype(float) ** 2, np.nan)
     return var, units, strata
@@ -335,6 +345,10 @@ def pairing_table(games, order: Sequence[str] | None = None,
     * ``p0 .. p4``: deal pairs in which A scored 0, .25, .5, .75, 1;
     * ``elo, elo_lo, elo_hi, nelo, nelo_lo, nelo_hi, los``: from the pair scores, see
       :func:`pair_score_stats` (fishtest ``stat_util.get_elo``);
+    * ``a_win_lo, a_win_hi, a_draw_lo, a_draw_hi, a_loss_lo, a_loss_hi``: A's rates'
+      95% intervals over all games (Wilson's at the effective sample size, each deal pair a
+      cluster and every other game one: :func:`_pairing_clusters`; without the deal pairs,
+      the games as independent trials);
     * ``var_ratio``: variance of the mean score estimated from pairs, ``v_pair / pairs``,
       over the variance the same games would give as independent trinomial games,
       ``v_game / (2 pairs)``, i.e. ``2 v_pair / v_game``. Below 1: the duplicate deals
@@ -350,7 +364,8 @@ def pairing_table(games, order: Sequence[str] | None = None,
     >>> round(float(t["elo"][0]), 1), round(float(t["los"][0]), 3)
     (88.7, 0.681)
     """
-    pa, pb, tri_all, pent, tri_paired = _pairing_counts(as_counts(games, order, PAIR_COLUMNS))
+    c = as_counts(games, order, PAIR_COLUMNS)
+    pa, pb, tri_all, pent, tri_paired = _pairing_counts(c)
     st = pair_score_stats(pent, conf)
     n_games = tri_all.sum(axis=1)
     pairs = st["pairs"]
@@ -370,6 +385,17 @@ def pairing_table(games, order: Sequence[str] | None = None,
         **{c: st[c] for c in ("elo", "elo_lo", "elo_hi", "nelo", "nelo_lo", "nelo_hi", "los")},
         "var_ratio": var_ratio,
     })
+    real = c.a != c.b
+    if c.pair_tri is not None:
+        pvar, _, d = _pairing_clusters(c)
+    for code, name in ((2, "win"), (1, "draw"), (0, "loss")):
+        hits = tri_all[:, code]
+        if c.pair_tri is None:
+            lo, hi = wilson_interval(hits, n_games, conf)
+        else:
+            lo, hi = wilson_design(hits, n_games, pvar[real, code], conf, units=d[real])
+        frame.insert(len(frame.columns) - 1, f"a_{name}_lo", np.atleast_1d(lo))
+        frame.insert(len(frame.columns) - 1, f"a_{name}_hi", np.atleast_1d(hi))
     return frame
 
 

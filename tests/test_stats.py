@@ -671,3 +671,22 @@ def test_bradley_terry_is_fast_on_a_large_tournament():
     bt = bradley_terry(g, n_boot=1000, seed=0)
     assert time.perf_counter() - start < 5.0
     assert (bt.games == 600_000).all() and bt.hi.notna().all()
+
+
+def test_pairing_rates_have_intervals_with_the_deal_pair_as_the_cluster():
+    """``pairing_table``'s A rates: Wilson's interval at the effective sample size of the
+    ratio estimator's variance over deal pairs, computed here from the games themselves."""
+    from durak_sim.clustered import ratio_variance
+    from durak_sim.play import play_games
+
+    g = play_games(["normal", "easy"], seed=5, deals=range(400), threads=1).frame()
+    t = stats.pairing_table(g, ["normal", "easy"]).iloc[0]
+    a_seat = np.where(g["seat0"] == "normal", 0, 1)
+    result = np.where(g["outcome"] == "draw", 1, np.where(g["durak"] == a_seat, 0, 2))
+    for code, name in ((2, "win"), (1, "draw"), (0, "loss")):
+        x = np.bincount(g["deal"], weights=(result == code).astype(float))
+        m = np.bincount(g["deal"]).astype(float)
+        var = ratio_variance(x.sum(), m.sum(), x @ x, x @ m, m @ m, len(m))
+        lo, hi = wilson_design(x.sum(), m.sum(), var, units=len(m))
+        assert (t[f"a_{name}_lo"], t[f"a_{name}_hi"]) == pytest.approx((lo, hi), abs=1e-12)
+        assert t[f"a_{name}_lo"] < (result == code).mean() < t[f"a_{name}_hi"]
