@@ -18,7 +18,8 @@ seat ``s``. Every deal is played once in every seating of its line-up:
 * five and six players, a balanced set: the rotations of the line-up and of its mirror
   image (seat ``s`` played by position ``(s + r) % n``, and by ``(r - s) % n``), distinct
   ones, so every strategy sits in every seat equally often and meets each neighbour on both
-  sides;
+  sides; the neighbours are those of the line-up's order (one of the (n-1)!/2 orders round
+  the table), so another listing of the same field can measure something else;
 * with teams (line-up positions 0, 2, 4 against 1, 3, 5), only the seatings of those that
   keep the partnerships: the members of a team on seats of one parity.
 

@@ -137,7 +137,9 @@ def seating_text(config) -> str:
         what = "every distinct order of the line-up over the seats"
     else:
         what = ("the rotations of the line-up and of its mirror image, distinct ones (every "
-                "strategy in every seat equally often, each neighbour met on both sides)")
+                "strategy in every seat equally often, each neighbour met on both sides; who "
+                "sits beside whom is the line-up's order as listed, and another order can "
+                "give other results)")
     if config.rules.teams:
         what += (", those that keep the line-up's partnerships (positions "
                  f"{', '.join(map(str, range(0, n, 2)))} against "
