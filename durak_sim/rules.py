@@ -124,7 +124,9 @@ class Rules:
             elif not isinstance(value, bool):
                 raise RulesError(f"{opt} must be true or false, got {value!r}")
             set_(self, opt, value)
-        players = spec["players"] if self.players is None else self.players
+        players = self.players
+        if players is None:   # the variant's table; with teams (--teams alone) four
+            players = max(spec["players"], 4) if self.teams else spec["players"]
         if isinstance(players, bool) or not isinstance(players, int) or \
                 not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise RulesError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS} (R7), got "
@@ -169,9 +171,15 @@ class Rules:
         True
         >>> Rules(players=4).same_game(Rules(players=4, throw_in="neighbours"))
         False
+        >>> Rules(players=3).same_game(Rules(players=3, throw_in="neighbours"))   # everyone
+        True
         """
-        return (self.players, self.hand_size, self.flags) == \
-            (other.players, other.hand_size, other.flags)
+        def key(r: "Rules") -> tuple:
+            # at two and three players every other seat is a neighbour: one game
+            f = r.flags & ~FLAG_NEIGHBOURS if r.players <= 3 else r.flags
+            return r.players, r.hand_size, f
+
+        return key(self) == key(other)
 
     @property
     def is_default(self) -> bool:

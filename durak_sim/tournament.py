@@ -207,6 +207,9 @@ def _config_differences(stored: TournamentConfig, asked: dict) -> list[str]:
             if not have.same_game(value):
                 diffs.append(f"rules {have.tag} (asked {value.tag}: the rules options of a "
                              f"resume give the whole ruleset, or leave them out)")
+        elif key == "chunk_deals" and have != value:
+            diffs.append(f"chunk_deals {have} (asked {value}: a tournament keeps the chunk "
+                         f"size it was stored with; resume without --chunk)")
         elif have != value:
             diffs.append(f"{key} {have} (asked {value})")
     return diffs

@@ -15,7 +15,7 @@ from durak_sim.observation import (
     PHASE_DEFEND, PHASE_OPEN,
 )
 from durak_sim.reference import IllegalActionError, ReferenceGame
-from durak_sim.rules import Rules
+from durak_sim.rules import Rules, RulesError
 from table_rules import lowest_trump_holder
 
 RULE_IDS = [
@@ -487,3 +487,13 @@ def test_every_rule_id_of_the_rules_document_is_pinned():
     assert levels == {"R10.1", "R10.2", "R10.3", "R10.4"}
     tests = "".join(p.read_text() for p in here.glob("test_*.py") if p.name != Path(__file__).name)
     assert {r for r in levels if not re.search(re.escape(r) + r"\b", tests)} == set()
+
+
+def test_teams_alone_is_a_table_of_four():
+    """--teams without --players: the table teams need (it was the variant's two, refused)."""
+    assert Rules(teams=True).players == 4
+    assert Rules(variant="perevodnoy", teams=True).same_game(Rules(variant="teams",
+                                                                   transfer=True))
+    assert Rules(teams=True, players=6).players == 6
+    with pytest.raises(RulesError, match="not 2"):
+        Rules(teams=True, players=2)

@@ -246,6 +246,25 @@ def test_a_resume_takes_the_same_game_under_another_name_and_refuses_another(tmp
     assert files(out) == before
 
 
+def test_a_resume_at_three_players_takes_neighbours_as_the_same_game(tmp_path):
+    """At two and three players every seat is the defender's neighbour: a tournament
+    stored with the default throw-in resumes with --throw-in neighbours (docs/rulesets.md)
+    and the other way round; a resume with another chunk size says that it is fixed."""
+    out = tmp_path / "t"
+    run_tournament(["random", "easy", "random"], 3, 2, out, 1, progress=False,
+                   chunk_deals=2, rules=Rules(players=3))
+    m = Manifest.load(out)
+    m.chunks = m.chunks[:1]
+    m.save(out)
+    res = invoke("tournament", "--resume", out, "--players", 3, "--throw-in", "neighbours",
+                 "--no-progress")
+    assert res.returncode == 0, res.stderr
+    assert len(Manifest.load(out).chunks) == 2
+    assert Manifest.load(out).config["rules"] == Rules(players=3).to_dict()
+    assert_one_line_error(invoke("tournament", "--resume", out, "--chunk", 1, "--no-progress"),
+                          "keeps the chunk size", "resume without --chunk")
+
+
 def test_threads_chunking_and_a_stop_with_resume_give_the_same_bytes(tmp_path, monkeypatch):
     field, rules = ["random", "easy", "easy", "random"], Rules(players=4)
     a = run_tournament(field, 300, 9, tmp_path / "a", 1, progress=False, rules=rules,
