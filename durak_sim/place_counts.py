@@ -414,19 +414,20 @@ class PlaceTally:
         n_p = len(self.h2h)
         return np.hstack(per[:3]), np.concatenate([used, n_p + used, 2 * n_p + used])
 
-    def deals_in(self, lineups) -> int:
+    def deals_in(self, lineups, below: int | None = None) -> int:
         """The deals that any of ``lineups`` (indices) played: the union of their chunks'
-        deal ranges. Every line-up plays the same deals, so in a complete tournament this is
-        each one's deals; an incomplete one stored out of order (dask) may hold different
-        ranges per line-up.
+        deal ranges (of the deals before ``below``). Every line-up plays the same deals, so
+        in a complete tournament this is each one's deals; an incomplete one stored out of
+        order (dask) may hold different ranges per line-up.
 
         >>> t = PlaceTally(["a", "b"], 2, [("a", "b")], False, 1, np.array([4]), [[(0, 1)]])
         >>> t.spans = [[(0, 3), (5, 7), (2, 4)]]
-        >>> t.deals_in([0])
-        6
+        >>> t.deals_in([0]), t.deals_in([0], below=6)
+        (6, 5)
         """
+        cut = (lambda x: x) if below is None else (lambda x: min(x, below))
         total, end = 0, None
-        for a, b in sorted(r for li in lineups for r in self.spans[li]):
+        for a, b in sorted((cut(a), cut(b)) for li in lineups for a, b in self.spans[li]):
             if end is None or a > end:
                 total, end = total + b - a, b
             elif b > end:

@@ -621,7 +621,8 @@ def game_length_table(tally) -> pd.DataFrame:
 
 def convergence(tally, order: Sequence[str], conf: float = 0.95) -> pd.DataFrame:
     """Mean place per strategy as the deals accumulate (at ``tally.marks``), with its
-    deal-bootstrap band: ``strategy, deals, mean_place, lo, hi``."""
+    deal-bootstrap band: ``strategy, deals, mean_place, lo, hi`` (``deals``: those stored
+    before the mark, fewer than it in an incomplete tournament)."""
     k = len(tally.names)
     done = tally.bucket_place[:, :, 1].sum(axis=1) > 0
     cum = np.cumsum(tally.bucket_place, axis=0)
@@ -635,7 +636,9 @@ def convergence(tally, order: Sequence[str], conf: float = 0.95) -> pd.DataFrame
         lo, hi = _quantiles(ratio.T, conf, tally.marks, 1, tally.players)
         lo, hi = _not_degenerate(lo, hi, mean, tally.marks, 1, tally.players, conf)
         keep = done & np.isfinite(mean)
-        frames.append(pd.DataFrame({"strategy": x, "deals": tally.marks[keep],
+        mine = [li for li, lineup in enumerate(tally.lineups) if x in lineup]
+        deals = np.array([tally.deals_in(mine, below=m) for m in tally.marks], np.int64)
+        frames.append(pd.DataFrame({"strategy": x, "deals": deals[keep],
                                     "mean_place": mean[keep], "lo": lo[keep], "hi": hi[keep]}))
     return pd.concat(frames, ignore_index=True)
 

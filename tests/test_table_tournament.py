@@ -265,6 +265,22 @@ def test_a_resume_at_three_players_takes_neighbours_as_the_same_game(tmp_path):
                           "keeps the chunk size", "resume without --chunk")
 
 
+def test_an_incomplete_report_ends_its_convergence_at_the_deals_stored(tmp_path):
+    """A tournament stopped after 150 of 2,000 deals: its convergence curve ends at 150
+    deals (it was labelled with the next checkpoint, 151)."""
+    out = tmp_path / "t"
+    run_tournament(["random", "easy", "random", "easy"], 2000, 1, out, 1, progress=False,
+                   chunk_deals=50, rules=Rules(players=4), report=False)
+    m = Manifest.load(out)
+    m.chunks = m.chunks[:3]
+    m.save(out)
+    build_report(out)
+    conv = pd.read_csv(out / "convergence.csv")
+    assert conv.groupby("strategy")["deals"].max().tolist() == [150, 150]
+    assert conv["deals"].is_monotonic_increasing or \
+        all(g["deals"].is_monotonic_increasing for _, g in conv.groupby("strategy"))
+
+
 def test_threads_chunking_and_a_stop_with_resume_give_the_same_bytes(tmp_path, monkeypatch):
     field, rules = ["random", "easy", "easy", "random"], Rules(players=4)
     a = run_tournament(field, 300, 9, tmp_path / "a", 1, progress=False, rules=rules,
