@@ -281,6 +281,23 @@ def test_an_incomplete_report_ends_its_convergence_at_the_deals_stored(tmp_path)
         all(g["deals"].is_monotonic_increasing for _, g in conv.groupby("strategy"))
 
 
+def test_a_ctrl_c_before_the_play_says_how_to_resume(tmp_path, monkeypatch):
+    """Ctrl-C during the first run's compile, before the play takes it: the folder and its
+    manifest exist, so the stop says how to resume (it said only "interrupted", and the
+    same command again was refused: the folder is not empty)."""
+    def compiling(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "play", compiling)
+    out = tmp_path / "t"
+    with pytest.raises(TournamentInterrupted) as e:
+        run_tournament(["random", "easy", "random"], 4, 1, out, 1, progress=False,
+                       rules=Rules(players=3))
+    assert e.value.chunks_done == 0 and e.value.resume_command.endswith(str(out))
+    monkeypatch.undo()
+    assert run_tournament(resume=True, out=out, progress=False, report=False).complete
+
+
 def test_threads_chunking_and_a_stop_with_resume_give_the_same_bytes(tmp_path, monkeypatch):
     field, rules = ["random", "easy", "easy", "random"], Rules(players=4)
     a = run_tournament(field, 300, 9, tmp_path / "a", 1, progress=False, rules=rules,
