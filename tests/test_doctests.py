@@ -16,3 +16,16 @@ def test_module_doctests(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed"
+
+
+def test_the_readmes_python_block_runs(tmp_path, monkeypatch):
+    """The README's "From Python" example runs as written (in a folder of its own)."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("### From Python")
+    block = readme[readme.index("```python", start) + len("```python"):]
+    block = block[:block.index("```")]
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block, "README.md", "exec"), {})
+    assert (tmp_path / "my-run" / "report.md").exists()
