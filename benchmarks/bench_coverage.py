@@ -37,8 +37,13 @@ TWO = {
                                   for c in ("win", "durak", "draw")]),
     "ratings": (["strategy"], [("rating", "rating", "lo", "hi")]),
     "pairings": (["a", "b"], [("elo", "elo", "elo_lo", "elo_hi"),
-                              ("nelo", "nelo", "nelo_lo", "nelo_hi")]),
+                              ("nelo", "nelo", "nelo_lo", "nelo_hi"),
+                              *((f"a_{r}", f"a_{c}", f"a_{r}_lo", f"a_{r}_hi")
+                                for r, c in (("win", "wins"), ("draw", "draws"),
+                                             ("loss", "losses")))]),
 }
+#: A's rates turned round are B's: its wins are A's losses
+RATE_FLIP = {"a_win": "a_loss", "a_loss": "a_win", "a_draw": "a_draw"}
 PLACES = [("first", "first_rate", "first_lo", "first_hi"),
           ("durak", "durak_rate", "durak_lo", "durak_hi"),
           ("draw", "draw_rate", "draw_lo", "draw_hi"),
@@ -62,8 +67,12 @@ def rows(folder: Path, table: str, spec: dict) -> dict:
     for _, r in pd.read_csv(folder / f"{table}.csv").iterrows():
         k = tuple(str(r[c]) for c in keys)
         for label, est, lo, hi in cols:
-            out[k, label] = (r[est], r[lo], r[hi])
-            if len(keys) == 2:
+            # (a pairing's rates are counts over its games)
+            value = r[est] / r["games"] if label in RATE_FLIP else r[est]
+            out[k, label] = (value, r[lo], r[hi])
+            if len(keys) == 2 and label in RATE_FLIP:
+                out[(k[1], k[0]), RATE_FLIP[label]] = (value, r[lo], r[hi])
+            elif len(keys) == 2:
                 f = FLIP.get(label, lambda v: -v)
                 out[(k[1], k[0]), label] = (f(r[est]), f(r[hi]), f(r[lo]))
     return out
