@@ -100,7 +100,7 @@ def _json_answer(position, result) -> dict:
     """The ``--json`` object of one answer: at a larger table also ``seats``, the two seats
     left, the value being the first's against the second (docs/position.md)."""
     d = result.to_dict()
-    if position.seats != (0, 1):
+    if position.rules is not None and position.rules.players > 2:
         d["seats"] = list(position.seats)
     return d
 

@@ -414,25 +414,34 @@ class PlaceTally:
         n_p = len(self.h2h)
         return np.hstack(per[:3]), np.concatenate([used, n_p + used, 2 * n_p + used])
 
-    def deals_in(self, lineups, below: int | None = None) -> int:
+    def deals_in(self, lineups) -> int:
         """The deals that any of ``lineups`` (indices) played: the union of their chunks'
-        deal ranges (of the deals before ``below``). Every line-up plays the same deals, so
-        in a complete tournament this is each one's deals; an incomplete one stored out of
-        order (dask) may hold different ranges per line-up.
+        deal ranges. Every line-up plays the same deals, so in a complete tournament this is
+        each one's deals; an incomplete one stored out of order (dask) may hold different
+        ranges per line-up.
 
         >>> t = PlaceTally(["a", "b"], 2, [("a", "b")], False, 1, np.array([4]), [[(0, 1)]])
         >>> t.spans = [[(0, 3), (5, 7), (2, 4)]]
-        >>> t.deals_in([0]), t.deals_in([0], below=6)
-        (6, 5)
+        >>> t.deals_in([0]), t.deals_before([0], np.array([2, 6])).tolist()
+        (6, [2, 5])
         """
-        cut = (lambda x: x) if below is None else (lambda x: min(x, below))
-        total, end = 0, None
-        for a, b in sorted((cut(a), cut(b)) for li in lineups for a, b in self.spans[li]):
-            if end is None or a > end:
-                total, end = total + b - a, b
-            elif b > end:
-                total, end = total + b - end, b
-        return total
+        return int(sum(b - a for a, b in self._union(lineups)))
+
+    def deals_before(self, lineups, marks: np.ndarray) -> np.ndarray:
+        """Of :meth:`deals_in`, those before each of ``marks``."""
+        spans = np.array(self._union(lineups), np.int64).reshape(-1, 2)
+        ends = np.minimum(spans[None, :, 1], np.asarray(marks, np.int64)[:, None])
+        return np.clip(ends - spans[None, :, 0], 0, None).sum(axis=1)
+
+    def _union(self, lineups) -> list:
+        """The deal ranges of ``lineups`` merged: disjoint, ascending."""
+        out: list = []
+        for a, b in sorted(r for li in lineups for r in self.spans[li]):
+            if out and a <= out[-1][1]:
+                out[-1][1] = max(out[-1][1], b)
+            else:
+                out.append([a, b])
+        return out
 
     def merge(self, other: "PlaceTally") -> "PlaceTally":
         """Add ``other`` (a tally of the same tournament) to this one."""

@@ -637,7 +637,7 @@ def convergence(tally, order: Sequence[str], conf: float = 0.95) -> pd.DataFrame
         lo, hi = _not_degenerate(lo, hi, mean, tally.marks, 1, tally.players, conf)
         keep = done & np.isfinite(mean)
         mine = [li for li, lineup in enumerate(tally.lineups) if x in lineup]
-        deals = np.array([tally.deals_in(mine, below=m) for m in tally.marks], np.int64)
+        deals = tally.deals_before(mine, tally.marks)
         frames.append(pd.DataFrame({"strategy": x, "deals": deals[keep],
                                     "mean_place": mean[keep], "lo": lo[keep], "hi": hi[keep]}))
     return pd.concat(frames, ignore_index=True)

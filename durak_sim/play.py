@@ -344,23 +344,30 @@ def _is_index(x) -> bool:
     return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
 
 
+def _deal_array(deals) -> np.ndarray:
+    """``deals`` as int64, whole numbers only (1.5 is refused, not played as deal 1): numpy
+    checks an array's type at once, elements one by one only in an array of objects."""
+    seq = deals if isinstance(deals, (range, list, tuple, np.ndarray)) or \
+        hasattr(deals, "__array__") else list(deals)
+    a = np.asarray(seq)
+    if a.dtype.kind not in "iu" and a.size:
+        items = seq if isinstance(seq, (list, tuple)) else a.flat
+        bad = [x for x in items if not _is_index(x)][:1]
+        if bad:
+            x = bad[0].item() if isinstance(bad[0], np.generic) else bad[0]
+            raise UserError(f"deal indices must be whole numbers, not {x!r}")
+    if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+        raise UserError("deal indices must be at most 2**63 - 1")
+    try:
+        return a.astype(np.int64) if a.dtype.kind != "O" else np.array(a.tolist(), np.int64)
+    except OverflowError:
+        raise UserError("deal indices must be at most 2**63 - 1") from None
+
+
 def game_schedule(deals: Iterable[int], players: int, swap: bool) -> tuple[np.ndarray, np.ndarray]:
     """(deal per game, rotation per game): with ``swap`` every deal is played once per seat
     rotation, rotations of one deal next to each other."""
-    if isinstance(deals, np.ndarray):
-        raw = deals
-        bad = [] if raw.dtype.kind in "iu" or not raw.size else [raw.flat[0]]
-    elif isinstance(deals, range):
-        raw, bad = deals, []
-    else:
-        raw = list(deals)
-        bad = [x for x in raw if not _is_index(x)][:1]
-    if bad:
-        raise UserError(f"deal indices must be whole numbers, not {bad[0]!r}")
-    try:
-        d = np.asarray(raw, dtype=np.int64)
-    except OverflowError:
-        raise UserError("deal indices must be at most 2**63 - 1") from None
+    d = _deal_array(deals)
     if d.size and d.min() < 0:
         raise UserError("deal indices must be >= 0")
     if not swap:

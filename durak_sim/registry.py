@@ -68,8 +68,11 @@ class Strategy:
     distribution: str = ""
 
     def supports(self, rules) -> bool:
-        """Whether it plays ``rules`` (a ``durak_sim.rules.Rules``)."""
-        return self.plays == "all" or rules.is_default
+        """Whether it plays ``rules`` (a ``durak_sim.rules.Rules``): the default game under
+        any of its names (``--throw-in neighbours`` at two players) for ``"classic"``."""
+        from .rules import Rules
+
+        return self.plays == "all" or rules.same_game(Rules())
 
     @property
     def label(self) -> str:

@@ -153,11 +153,18 @@ class Rules:
 
     @property
     def flags(self) -> int:
-        """The ``FLAG_*`` bits of this ruleset (``O_RULES``)."""
+        """The ``FLAG_*`` bits of this ruleset (``O_RULES``). ``FLAG_NEIGHBOURS`` only
+        where it changes who may throw in: at two and three players every other seat is
+        the defender's neighbour, so there it is the default game and says so.
+
+        >>> Rules(throw_in="neighbours").flags, Rules(players=4, throw_in="neighbours").flags
+        (0, 32)
+        """
         return (FLAG_LEAD_MULTIPLE * self.lead_multiple | FLAG_TRANSFER * self.transfer
                 | FLAG_PROSTOY * self.prostoy | FLAG_TEAMS * self.teams
                 | FLAG_SWAP * self.trump_six_swap
-                | FLAG_NEIGHBOURS * (self.throw_in_scope == "neighbours" and not self.prostoy))
+                | FLAG_NEIGHBOURS * (self.throw_in_scope == "neighbours" and not self.prostoy
+                                     and self.players > 3))
 
     def same_game(self, other: "Rules") -> bool:
         """The same game under another name or spelling: the same table, hand size and
@@ -174,12 +181,8 @@ class Rules:
         >>> Rules(players=3).same_game(Rules(players=3, throw_in="neighbours"))   # everyone
         True
         """
-        def key(r: "Rules") -> tuple:
-            # at two and three players every other seat is a neighbour: one game
-            f = r.flags & ~FLAG_NEIGHBOURS if r.players <= 3 else r.flags
-            return r.players, r.hand_size, f
-
-        return key(self) == key(other)
+        return (self.players, self.hand_size, self.flags) == \
+            (other.players, other.hand_size, other.flags)
 
     @property
     def is_default(self) -> bool:

@@ -481,10 +481,13 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
         raise TournamentInterrupted(out, result.chunks_done, total_chunks, _address(cluster),
                                     partial=len(stored.partials), reason=str(exc) or None
                                     ) from None
-    except KeyboardInterrupt:   # before the play took Ctrl-C: the first run's compile, say
+    except KeyboardInterrupt:   # a Ctrl-C the play did not take (the first run's compile)
+        prefetcher = None
         stored = Manifest.load(out)
-        raise TournamentInterrupted(out, len(stored.done & wanted), total_chunks,
-                                    _address(cluster)) from None
+        result.chunks_done = len(stored.done & wanted)
+        _write_timing(out, result, t_start, earlier)
+        raise TournamentInterrupted(out, result.chunks_done, total_chunks, _address(cluster),
+                                    partial=len(stored.partials)) from None
     finally:
         if prefetcher is not None:
             # never fork (the report's drawing processes) while it may hold an import lock

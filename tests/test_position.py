@@ -265,13 +265,14 @@ def test_cli_json_lines(tmp_path):
 def test_cli_json_names_the_seats_left_at_a_larger_table(tmp_path):
     """At a larger table the answer names the two seats left: the value is the first's."""
     f = tmp_path / "p.jsonl"
-    rows = [pos(hands=[["6S", "KD", "9H"], [], ["TS", "7D"]], out=[1],
-                rules={"players": 3, "hand_size": 6, "variant": "podkidnoy"}), pos()]
+    three = {"players": 3, "hand_size": 6, "variant": "podkidnoy"}
+    rows = [pos(hands=[["6S", "KD", "9H"], [], ["TS", "7D"]], out=[1], rules=three), pos(),
+            pos(hands=[["6S", "KD", "9H"], ["TS", "7D"], []], out=[2], rules=three)]
     f.write_text("\n".join(json.dumps(d) for d in rows) + "\n")
     r = CliRunner().invoke(solve_command, [str(f), "--json"])
     assert r.exit_code == 0, r.output
-    three, two = [json.loads(line) for line in r.stdout.splitlines()]
-    assert three["seats"] == [0, 2] and "seats" not in two
+    three, two, first_two = [json.loads(line) for line in r.stdout.splitlines()]
+    assert three["seats"] == [0, 2] and "seats" not in two and first_two["seats"] == [0, 1]
     assert {k: three[k] for k in ("value", "best_actions")} == \
         {k: two[k] for k in ("value", "best_actions")}
     human = CliRunner().invoke(solve_command, [str(f)]).output

@@ -497,3 +497,22 @@ def test_teams_alone_is_a_table_of_four():
     assert Rules(teams=True, players=6).players == 6
     with pytest.raises(RulesError, match="not 2"):
         Rules(teams=True, players=2)
+
+
+def test_neighbours_at_two_and_three_players_is_the_default_game():
+    """Every other seat is the defender's neighbour there: the same flags, the same play
+    by every level (they read the flags), and a classic-only strategy takes it."""
+    from durak_sim.play import play_games
+    from durak_sim.registry import get_strategy
+
+    for n in (2, 3):
+        assert Rules(players=n, throw_in="neighbours").flags == Rules(players=n).flags
+    assert Rules(players=4, throw_in="neighbours").flags != Rules(players=4).flags
+    for lineup in (["hard", "normal"], ["normal", "hard", "easy"]):
+        rules = Rules(players=len(lineup))
+        plain = play_games(lineup, seed=3, deals=range(60), rules=rules)
+        other = play_games(lineup, seed=3, deals=range(60),
+                           rules=Rules(players=len(lineup), throw_in="neighbours"))
+        assert (plain.results == other.results).all()
+    assert get_strategy("expert").supports(Rules(throw_in="neighbours"))
+    assert not get_strategy("expert").supports(Rules(players=3))

@@ -248,8 +248,8 @@ def test_a_resume_takes_the_same_game_under_another_name_and_refuses_another(tmp
 
 def test_a_resume_at_three_players_takes_neighbours_as_the_same_game(tmp_path):
     """At two and three players every seat is the defender's neighbour: a tournament
-    stored with the default throw-in resumes with --throw-in neighbours (docs/rulesets.md)
-    and the other way round; a resume with another chunk size says that it is fixed."""
+    stored with the default throw-in resumes with --throw-in neighbours (docs/rulesets.md);
+    a resume with another chunk size says that it is fixed."""
     out = tmp_path / "t"
     run_tournament(["random", "easy", "random"], 3, 2, out, 1, progress=False,
                    chunk_deals=2, rules=Rules(players=3))
