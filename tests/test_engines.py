@@ -406,7 +406,8 @@ def test_answers_are_resolved_to_legal_codes():
     dict(variant="perevodnoy", players=6, teams=True), dict(players=6, throw_in="all")])
 def test_hello_rules_from_the_observation(rules):
     """A command that did not say its ruleset (a tournament) still tells the engine the
-    exact ruleset: it is read back from the observation's flags."""
+    exact ruleset: it is read back from the observation's flags (--throw-in neighbours at
+    three players, the default game under another name, as the default)."""
     from durak_sim.external import SETTINGS, rules_from_obs
     from durak_sim.reference import ReferenceGame
     from durak_sim.rules import Rules
@@ -415,7 +416,9 @@ def test_hello_rules_from_the_observation(rules):
     g = ReferenceGame.new(1, 0, r)
     saved, SETTINGS.rules = SETTINGS.rules, None
     try:
-        assert rules_from_obs(g.observation(g.to_move())).to_dict() == r.to_dict()
+        back = rules_from_obs(g.observation(g.to_move()))
+        same = Rules(players=3) if rules == dict(players=3, throw_in="neighbours") else r
+        assert back.to_dict() == same.to_dict() and back.same_game(r)
     finally:
         SETTINGS.rules = saved
 
