@@ -74,7 +74,6 @@ class MatchSummary:
         from rich.table import Table
 
         if console is None:
-
             console = wide_console(150)
         stopped = "" if self.interrupted_of is None else \
             f" (interrupted: {self.deals:,} of {self.interrupted_of:,} deals)"
@@ -149,8 +148,8 @@ def run_match(a: str, b: str, *, deals: int, seed: int = 1, threads: int | None 
               progress: bool = False, interruptible: bool = False) -> MatchSummary:
     """Play deals ``0..deals-1`` between ``a`` and ``b``; write records if asked (all or
     nothing: ``files.atomic_text_file``; a file already at ``records`` is replaced, as
-    ``pandas.DataFrame.to_csv`` would: the command's ``--force`` is its own). ``progress``: live progress on stderr when it
-    is a terminal; ``interruptible``: Ctrl-C (in the main thread) ends the match after the
+    ``pandas.DataFrame.to_csv`` would: the command's ``--force`` is its own).
+    ``progress``: live progress on stderr when it is a terminal; ``interruptible``: Ctrl-C (in the main thread) ends the match after the
     block in play, with a summary of the deals finished (``interrupted_of`` set).
 
     Memory stays bounded: each block of deals is counted and dropped before the next."""

@@ -350,7 +350,6 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
 
 def print_place_report(rep: Report, console) -> None:
     """The main tables of an N-player report on the terminal (rich)."""
-
     from .report import print_head, print_table
 
     if console.width < 150:   # (the intervals stay on one line)

@@ -339,16 +339,14 @@ class GameBatch:
 
 def _is_index(x) -> bool:
     """An integer that is not a bool (numpy's included)."""
-    import numbers
-
-    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
 def _deal_array(deals) -> np.ndarray:
     """``deals`` as int64, whole numbers only (1.5 is refused, not played as deal 1): numpy
     checks an array's type at once, elements one by one only in an array of objects."""
-    seq = deals if isinstance(deals, (range, list, tuple, np.ndarray)) or \
-        hasattr(deals, "__array__") else list(deals)
+    seq = deals if isinstance(deals, (range, list, tuple)) or hasattr(deals, "__array__") \
+        else list(deals)
     a = np.asarray(seq)
     if a.dtype.kind not in "iu" and a.size:
         items = seq if isinstance(seq, (list, tuple)) else a.flat

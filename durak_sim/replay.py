@@ -17,8 +17,8 @@ def replay_deal(seed: int, deal: int, seats: list[str], rules: Rules = Rules(),
     the same engine as a match, so it equals that deal's line in the match's records. With
     ``series``: deal ``deal`` of that series (its dealer follows from the deals before it,
     R9.1), as in ``durak-sim series`` records."""
-    game_schedule([deal] if series is None else [deal, series], 1, False)   # whole numbers
     if series is not None:
+        game_schedule([deal], 1, False)   # a whole number (deal + 1 is the series' length)
         batch = play_series(seats, seed=seed, series=[series], deals=deal + 1, rules=rules,
                             threads=1, record=True)
         return list(batch.records())[-1]

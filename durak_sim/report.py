@@ -507,9 +507,7 @@ def print_table(console, title: str, headers: list, rows: list, left: int = 1) -
 
 def print_report(rep: Report, console=None) -> None:
     """The report's main tables on the terminal (rich, aligned, with intervals)."""
-
     if console is None:
-
         console = wide_console(118)
     if rep.config.players > 2:
         from .place_report import print_place_report

@@ -387,15 +387,16 @@ def _checked(position, node_cap, order_nodes, time_limit) -> Position:
     durak_sim.errors.UserError: node_cap must be a whole number in 0..4611686018427387904, not -5
     """
     import math
-    import numbers
 
     from .errors import UserError
     from .limits import MAX_NODES
 
     for name, v in (("node_cap", node_cap), ("order_nodes", order_nodes)):
-        if not isinstance(v, numbers.Integral) or isinstance(v, bool) or not 0 <= v <= MAX_NODES:
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or \
+                not 0 <= v <= MAX_NODES:
             raise UserError(f"{name} must be a whole number in 0..{MAX_NODES}, not {v!r}")
-    if not isinstance(time_limit, numbers.Real) or isinstance(time_limit, bool) or \
+    if isinstance(time_limit, bool) or \
+            not isinstance(time_limit, (int, float, np.integer, np.floating)) or \
             not math.isfinite(time_limit) or time_limit < 0:
         raise UserError(f"time_limit must be a number of seconds >= 0, not {time_limit!r}")
     if isinstance(position, dict):

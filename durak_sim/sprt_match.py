@@ -69,19 +69,17 @@ class SPRTResult:
 
     def print(self, console=None) -> None:
         """Decision, deal count, LLR and the unbiased Elo estimate (rich)."""
-        from .formatting import wide_console
         from rich.table import Table
 
-        if console is None:
+        from .formatting import num, print_whole, secs, wide_console
 
+        if console is None:
             console = wide_console(118)
         verdict = {"H1": f"H1 accepted: {self.a} is {self.elo1:+g} Elo (or more) stronger",
                    "H0": f"H0 accepted: {self.a} is {self.elo0:+g} Elo (or less) stronger",
                    "continue": f"no decision within {self.max_deals:,} deals"}[self.decision]
         if self.interrupted:
             verdict = f"no decision: interrupted after {self.deals:,} deal pairs"
-        from .formatting import num, print_whole, secs
-
         e = self.estimate
         t = Table(title=f"SPRT {self.a} vs {self.b}: elo0 {self.elo0:+g}, elo1 {self.elo1:+g}, "
                         f"alpha {self.alpha:g}, beta {self.beta:g} ({self.model}), seed "

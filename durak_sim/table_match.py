@@ -356,7 +356,6 @@ class TableSummary:
         from rich.table import Table
 
         if console is None:
-
             console = wide_console(180)
         c = self.counts
         what = f"{self.deals:,} series of {self.series_deals} deals" if self.series_deals \

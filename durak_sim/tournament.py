@@ -143,11 +143,9 @@ class TournamentResult:
 
     def print(self, console=None) -> None:
         """The report's tables and this session's timing, as aligned rich tables."""
-
         from .report import print_report
 
         if console is None:
-
             console = wide_console(118)
         if self.report is not None:
             print_report(self.report, console)
@@ -470,24 +468,18 @@ def _play(out: Path, config: TournamentConfig, manifest: Manifest, threads, prog
                         f"kept: make room, then continue with: "
                         f"{TournamentInterrupted(out, 0, 0, _address(cluster)).resume_command}"
                         ) from None
-    except runner.Stopped as exc:
+    except (runner.Stopped, KeyboardInterrupt) as exc:
+        # a stop the play took, or a Ctrl-C before it could (the first run's compile)
         # (the prefetching thread is a daemon: no need to wait for its imports)
         prefetcher = None
         stored = Manifest.load(out)
         result.chunks_done = len(stored.done & wanted)
-        if exc.played is not None:
+        if getattr(exc, "played", None) is not None:
             _take_played(result, exc.played)
         _write_timing(out, result, t_start, earlier)
         raise TournamentInterrupted(out, result.chunks_done, total_chunks, _address(cluster),
                                     partial=len(stored.partials), reason=str(exc) or None
                                     ) from None
-    except KeyboardInterrupt:   # a Ctrl-C the play did not take (the first run's compile)
-        prefetcher = None
-        stored = Manifest.load(out)
-        result.chunks_done = len(stored.done & wanted)
-        _write_timing(out, result, t_start, earlier)
-        raise TournamentInterrupted(out, result.chunks_done, total_chunks, _address(cluster),
-                                    partial=len(stored.partials)) from None
     finally:
         if prefetcher is not None:
             # never fork (the report's drawing processes) while it may hold an import lock
