@@ -264,8 +264,8 @@ def match(strategies, deals, seed, threads, swap, records, force, as_json, progr
     """Play the line-up STRATEGY... (one per seat, seat 0 first) over seeded deals.
 
     Two strategies play a two-player match (A against B); more play at a table of that
-    many players (--players N, --rules NAME: docs/rulesets.md). A strategy engine:PATH (or
-    engine:"CMD ARGS") is an external program (docs/engine-protocol.md). Ctrl-C ends the
+    many players (--players N, --rules NAME: durak-sim docs rulesets). A strategy engine:PATH (or
+    engine:"CMD ARGS") is an external program (durak-sim docs engine-protocol). Ctrl-C ends the
     match within about a second: the summary (and --records) then hold every deal
     finished, and the exit code is 130."""
     from .match import run_match
@@ -482,6 +482,9 @@ def _register_optional_commands() -> None:
 
     main.add_command(play_command)
     main.add_command(engine_example_command)
+    from .cli_docs import docs_command
+
+    main.add_command(docs_command)
     from .cli_tournament import report_command, tournament_command
 
     main.add_command(tournament_command)

@@ -42,7 +42,7 @@ threads_option = click.option("--threads", type=click.IntRange(1), default=None,
 engine_timeout_option = click.option(
     "--engine-timeout", type=Seconds(0, MAX_ENGINE_TIMEOUT, min_open=True), default=None,
     metavar="SECONDS", help="Time limit of an external engine's decision (strategy "
-                            "engine:PATH; docs/engine-protocol.md).  [default: 5]")
+                            "engine:PATH; durak-sim docs engine-protocol).  [default: 5]")
 
 
 class PathParam(click.Path):

@@ -22,7 +22,7 @@ def rules_options(fn=None, *, players: str = "the ruleset's, 2; teams 4"):
     names = ", ".join(VARIANTS)
     options = [
         click.option("--rules", "variant", default=None, metavar="NAME",
-                     help=f"Ruleset: {names}, or an alias (docs/rulesets.md). "
+                     help=f"Ruleset: {names}, or an alias (durak-sim docs rulesets). "
                           f"[default: podkidnoy]"),
         click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=None,
                      help=f"Players at the table, 2-6 [default: {players}]."),

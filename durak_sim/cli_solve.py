@@ -222,7 +222,7 @@ class _ProgressLine:
               help="With --expert: the seed of expert's sampled deals.")
 @click.option("--any-position", "any_position", is_flag=True,
               help="Also read positions no deal reaches (hands under six while the stock "
-                   "holds cards, a bout no play leads to: docs/position.md), for what-if "
+                   "holds cards, a bout no play leads to: durak-sim docs position), for what-if "
                    "analysis; each card's own rules are still checked and the search plays "
                    "by the rules from there.")
 @click.option("--progress/--no-progress", default=True, show_default=True,

@@ -525,7 +525,7 @@ class EngineProcess:
         code = resolve_answer(line, obs, codes, texts)
         if code is None:
             self.fail("garbage", f"printed garbage: {short(line.decode('utf-8', 'replace'))} "
-                                 f"(no action: see Answers in docs/engine-protocol.md)")
+                                 f"(no action: see Answers in durak-sim docs engine-protocol)")
         if code < 0:
             self.fail("illegal", f"played an illegal action "
                                  f"{short(line.decode('utf-8', 'replace'))} (legal: "

@@ -389,7 +389,7 @@ def check_deal(rec: dict) -> None:
         where = (f"deal {rec['series']['deal']} of series {rec['deal']}" if "series" in rec
                  else f"deal {rec['deal']}")
         raise RecordError(f"its hands and stock are not {where} of seed {rec['seed']} "
-                          f"(docs/game-record.md): the record was edited")
+                          f"(durak-sim docs game-record): the record was edited")
 
 
 def actions_from_record(rec: dict) -> list[tuple[int, int, int]]:

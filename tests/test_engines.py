@@ -316,7 +316,7 @@ def test_forfeit_on_the_command_line(tmp_path):
                "--forfeit", cwd=tmp_path)
     assert "forfeits: 4 games scored as losses" in text.stdout
     assert "engine 'engine:bad.py garbage' (seat 0) printed garbage: 'hello world' (no action: " \
-           "see Answers in docs/engine-protocol.md) at seed 1 deal 0" in text.stdout
+           "see Answers in durak-sim docs engine-protocol) at seed 1 deal 0" in text.stdout
 
 
 def test_engine_program_errors_are_one_line(tmp_path):
