@@ -348,7 +348,9 @@ def _deal_array(deals) -> np.ndarray:
     seq = deals if isinstance(deals, (range, list, tuple)) or hasattr(deals, "__array__") \
         else list(deals)
     a = np.asarray(seq)
-    if a.dtype.kind not in "iu" and a.size:
+    mixed = a.dtype.kind in "iu" and isinstance(seq, (list, tuple)) and \
+        any(type(x) is bool for x in seq)   # numpy reads [1, True] as [1, 1]
+    if (a.dtype.kind not in "iu" or mixed) and a.size:
         items = seq if isinstance(seq, (list, tuple)) else a.flat
         bad = [x for x in items if not _is_index(x)][:1]
         if bad:
