@@ -104,7 +104,7 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None,
     before = sum(own[s.name] for s in cold if not s.parts)
     theirs, mine = warm.plan(parts, cpu_count(), before)
     estimate = warm.estimate(theirs, mine, before, sum(own[s.name] for s in cold if s.parts),
-                             cpu_count())
+                             cpu_count()) * warm.load_factor(len(theirs) + 1, cpu_count())
     if what:
         names = what[0] if len(what) == 1 else ", ".join(what[:-1]) + " and " + what[-1]
         about = f" (about {estimate:.0f} s)" if estimate >= 1 else ""

@@ -124,6 +124,25 @@ def estimate(theirs: Sequence[str], mine: Sequence[str], before: float, after: f
     return max(longest, work / max(1, cores)) + after
 
 
+def load_factor(processes: int, cores: int, load: float | None = None) -> float:
+    """How much longer than on an idle machine a compile of ``processes`` processes takes
+    when other work keeps ``load`` cores busy (the one-minute load average; read here when
+    not given): they share the cores with it.
+
+    >>> load_factor(3, 2, 0.0), load_factor(3, 2, 3.5), load_factor(1, 4, 2.0)
+    (1.0, 2.1666666666666665, 1.0)
+    """
+    import os
+
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):   # not on every platform
+            return 1.0
+    ours = max(1, processes)
+    return max(1.0, (load + ours) / max(ours, cores))
+
+
 #: a helper's program: this very package first on its path (from a source checkout as the
 #: current folder, ``-m`` would import the checkout's copy, whose cache is not this one's)
 HELPER = ("import sys; sys.path.insert(0, sys.argv[1]); from durak_sim import warm; "
