@@ -3,15 +3,10 @@
 Wilson 95% intervals, the mean place with a deal-bootstrap interval, results by seat, by
 position after the first attacker and by team, game length, and the Plackett-Luce ratings.
 
-**Plackett-Luce** (Luce 1959, Plackett 1975): strategy ``x`` has a strength
-``pi_x = exp(theta_x)``; of the seats still in a game, the one that goes out next is seat
-``s`` with probability ``pi_x(s) / sum of pi over the seats still in``. A game's places are
-read as such choices, first out first, until a tie (the seats of a draw, or of the losing
-team, share the last place: no order among them is told). A strategy twice at a table is
-two seats of one strength: it counts twice in the sum. The log-likelihood of choices won
-``W_x`` and choices made ``n_S`` from each multiset ``S`` (``m_Sx`` seats of ``x``) is
-``sum_x W_x theta_x - sum_S n_S log(sum_x m_Sx exp(theta_x))``, concave; it is maximised by
-Newton's method. At two players this is Bradley-Terry.
+**Plackett-Luce** (:mod:`durak_sim.plackett_luce`): a game's places are read as choices of
+the seat that goes out next, first out first, until a tie (the seats of a draw, or of the
+losing team, share the last place). A strategy twice at a table is two seats of one
+strength. At two players this is Bradley-Terry.
 
 Prior: every two strategies that met at a table get one virtual choice between the two of
 them that each won half of (always: with millions of choices it moves no rating measurably,
@@ -24,12 +19,6 @@ resample that drew no game (every deal weighted 0: likely only with a handful of
 holds no data, only the prior: it is left out of the intervals, not taken as a fit of 0.
 A strategy seen in a single deal has no rating interval (every resample is that deal), nor
 has a rating difference of two strategies that met in a single deal.
-
->>> import numpy as np
->>> sets = [(1, 1)]                                 # two strategies, one table of two
->>> theta = plackett_luce(np.array([[3.5, 1.5]]), np.array([[5.0]]), sets)[0]
->>> round(float(elo_of(theta)[0] - elo_of(theta)[1]), 2)   # = 400 log10(3.5 / 1.5)
-147.19
 """
 from __future__ import annotations
 
@@ -38,74 +27,10 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .stats import ELO_PER_NAT, wilson_interval
+from .plackett_luce import elo_of, plackett_luce
+from .stats import wilson_interval
 
 ALL = "*"
-
-
-def elo_of(theta: np.ndarray) -> np.ndarray:
-    """Log-strengths as ratings on the Elo scale, mean 0."""
-    theta = np.asarray(theta, dtype=float)
-    return ELO_PER_NAT * (theta - theta.mean(axis=-1, keepdims=True))
-
-
-# --------------------------------------------------------------------------------------
-# Plackett-Luce
-# --------------------------------------------------------------------------------------
-def _pl_parts(theta, w, n, m, want_hess: bool):
-    """Log-likelihood, gradient and (``want_hess``) minus the Hessian, per row."""
-    top = theta.max(axis=1, keepdims=True)
-    e = np.exp(theta - top)                                    # (R, K)
-    den = e @ m.T                                              # (R, S)
-    ll = (w * theta).sum(axis=1) - (n * (np.log(den) + top)).sum(axis=1)
-    if not want_hess:
-        return ll, None, None
-    q = m[None, :, :] * e[:, None, :] / den[:, :, None]        # (R, S, K): share of each
-    nq = n[:, :, None] * q
-    expected = nq.sum(axis=1)
-    hess = np.einsum("rk,kl->rkl", expected, np.eye(theta.shape[1])) \
-        - np.einsum("rsk,rsl->rkl", nq, q)
-    return ll, w - expected, hess
-
-
-def plackett_luce(wins: np.ndarray, set_n: np.ndarray, sets: Sequence[Sequence[int]],
-                  tol: float = 1e-10, max_iter: int = 200) -> np.ndarray:
-    """Maximum-likelihood log-strengths (mean 0) of Plackett-Luce choices, one fit per row:
-    ``wins`` (R, K) choices won per strategy, ``set_n`` (R, S) choices made from each
-    multiset of ``sets`` (S count vectors over the K strategies). Newton's method with step
-    halving where the likelihood would fall, vectorised over the rows, until no step moves
-    a log-strength by more than ``tol``. The data must have a finite maximum (every
-    strategy won and lost a choice against the others: the prior of :func:`pl_ratings`
-    sees to it)."""
-    w = np.atleast_2d(np.asarray(wins, dtype=float))
-    n = np.atleast_2d(np.asarray(set_n, dtype=float))
-    m = np.asarray(sets, dtype=float).reshape(len(sets), -1)
-    k = w.shape[1]
-    theta = np.zeros_like(w)
-    ll, _, _ = _pl_parts(theta, w, n, m, False)
-    for _ in range(max_iter):
-        _, grad, hess = _pl_parts(theta, w, n, m, True)
-        # the gradient sums to 0 (every choice has one winner); its rounding does not, and
-        # with millions of choices that alone would move the constant direction by more
-        # than tol at every step
-        grad -= grad.mean(axis=1, keepdims=True)
-        # minus the Hessian is singular along the constant vector: adding 1 1^T keeps
-        # every step at mean 0
-        step = np.linalg.solve(hess + 1.0, grad[:, :, None])[:, :, 0]
-        if np.abs(step).max() < tol:
-            return theta + step
-        t = np.ones(len(theta))
-        new = theta + step
-        new_ll, _, _ = _pl_parts(new, w, n, m, False)
-        for _ in range(60):
-            worse = new_ll < ll - 1e-10 * np.abs(ll)
-            if not worse.any():
-                break
-            t[worse] *= 0.5
-            new[worse] = theta[worse] + t[worse, None] * step[worse]
-            new_ll[worse] = _pl_parts(new[worse], w[worse], n[worse], m, False)[0]
-        theta, ll = new, new_ll
-    raise RuntimeError(f"Plackett-Luce fit did not converge in {max_iter} steps of {k}")
 
 
 def _prior(tally) -> tuple[np.ndarray, np.ndarray]:
@@ -339,7 +264,8 @@ def mean_place(tally, conf: float = 0.95) -> pd.DataFrame:
         ratio = boot[:, :k] / boot[:, k:]
     deals = [_deals_of(tally, i) for i in range(k)]
     lo, hi = _quantiles(ratio, conf, deals, 1, tally.players)
-    lo, hi = _not_degenerate(lo, hi, mean, deals, 1, tally.players, conf)
+    lo, hi = _not_degenerate(lo, hi, mean, deals, 1, tally.players, conf,
+                             trials=[_games_of(tally, i) for i in range(k)])
     return pd.DataFrame({"strategy": pd.Series(tally.names, dtype=object), "mean_place": mean,
                          "mean_place_lo": lo, "mean_place_hi": hi})
 
@@ -364,17 +290,27 @@ def _games_of(tally, code: int) -> int:
     return _over_lineups(tally.games, tally, code)
 
 
-def _not_degenerate(lo, hi, est, n_deals, low: float, high: float, conf: float):
+def _not_degenerate(lo, hi, est, n_deals, low: float, high: float, conf: float,
+                    trials=None):
     """The bootstrap's percentile interval, except where it has no width (every resample
     alike: one deal, or deals that all came out the same): there Wilson's interval on the
     range ``low..high`` with the deals as the sample (:func:`durak_sim.clustered.
-    bounded_interval`), so that a handful of deals is never reported as certain."""
+    bounded_interval`), so that a handful of deals is never reported as certain. Given
+    ``trials`` (the games behind a mean place), an estimate at an end of the range from two
+    deals or more is taken as the rates are (:func:`durak_sim.clustered.wilson_design`):
+    the games as the sample, with the deals' degrees of freedom, so that a strategy last in
+    every game has a mean place and a Durak rate of the same certainty."""
     from .clustered import bounded_interval
 
     lo, hi = np.array(lo, float, ndmin=1), np.array(hi, float, ndmin=1)
     flat = _flat(lo, hi, est) & np.isfinite(np.asarray(est, float))
-    if flat.any():
+    if flat.any() and trials is not None:
+        d = np.maximum(np.asarray(n_deals, float), 1)
+        w_lo, w_hi = bounded_interval(est, np.where(d >= 2, 0.0, np.nan), trials, low, high,
+                                      conf, units=d, clusters=d, trials=trials)
+    elif flat.any():
         w_lo, w_hi = bounded_interval(est, np.nan, np.maximum(n_deals, 1), low, high, conf)
+    if flat.any():
         lo = np.where(flat, np.broadcast_to(w_lo, lo.shape), lo)
         hi = np.where(flat, np.broadcast_to(w_hi, hi.shape), hi)
     return lo, hi
@@ -494,7 +430,7 @@ def _positions_table(counts: np.ndarray, label: str, boot: np.ndarray,
         ratio = boot[:, 2 * n + 1:] / games
     lo, hi = _quantiles(ratio, conf, deals, 1, n)
     out["mean_place_lo"], out["mean_place_hi"] = _not_degenerate(
-        lo, hi, out["mean_place"], deals, 1, n, conf)
+        lo, hi, out["mean_place"], deals, 1, n, conf, trials=counts[:, 0])
     return pd.DataFrame(out)
 
 

@@ -11,6 +11,7 @@ import scipy.optimize
 import scipy.stats
 
 from durak_sim import place_stats as ps
+from durak_sim import plackett_luce as plm
 from durak_sim.place_counts import (BOOT_STREAM, BOOTSTRAP, PlaceTally, _TABLE,
                                     poisson_weights)
 from durak_sim.rules import Rules
@@ -70,14 +71,14 @@ def _neg_loglik(theta, choices):
 
 def test_plackett_luce_equals_scipy_on_choices_with_a_strategy_twice():
     wins, n, sets = _aggregate(CHOICES, 3)
-    theta = ps.plackett_luce(wins[None, :], n[None, :], sets)[0]
+    theta = plm.plackett_luce(wins[None, :], n[None, :], sets)[0]
     best = scipy.optimize.minimize(_neg_loglik, np.zeros(3), args=(CHOICES,), method="BFGS",
                                    options={"gtol": 1e-10})
     want = best.x - best.x.mean()
     assert abs(theta.mean()) < 1e-12
     np.testing.assert_allclose(theta, want, atol=1e-5)
     # and the likelihood it maximises is the seat-level one
-    ll = ps._pl_parts(theta[None, :], wins[None, :], n[None, :], np.asarray(sets, float),
+    ll = plm._pl_parts(theta[None, :], wins[None, :], n[None, :], np.asarray(sets, float),
                       False)[0][0]
     assert ll == pytest.approx(-_neg_loglik(theta, CHOICES), abs=1e-9)
 
@@ -92,9 +93,9 @@ def test_plackett_luce_converges_on_millions_of_choices():
                    1143340, 1687749, 2102078, 2400000]], float) * 3
     sets = [[0, 2], [0, 3], [1, 1], [1, 2], [1, 3], [2, 0], [2, 1], [2, 2], [2, 3], [3, 0],
             [3, 1], [3, 2], [3, 3]]
-    theta = ps.plackett_luce(wins, n, sets)
+    theta = plm.plackett_luce(wins, n, sets)
     assert abs(theta.sum()) < 1e-8   # mean 0 up to the rounding of the first steps
-    _, grad, _ = ps._pl_parts(theta, wins, n, np.asarray(sets, float), True)
+    _, grad, _ = plm._pl_parts(theta, wins, n, np.asarray(sets, float), True)
     assert np.abs(grad).max() < 1e-6 * wins.sum()
     np.testing.assert_allclose(theta[0], [-0.96638278, 0.96638278], atol=1e-7)
 
@@ -110,7 +111,7 @@ def test_plackett_luce_equals_choix():
         w = s[rng.choice(len(s), p=p)]
         data.append((int(w), [int(x) for x in s if x != w]))
     wins, n, sets = _aggregate([(w, (w, *losers)) for w, losers in data], 4)
-    theta = ps.plackett_luce(wins[None, :], n[None, :], sets)[0]
+    theta = plm.plackett_luce(wins[None, :], n[None, :], sets)[0]
     want = choix.opt_top1(4, data, alpha=0.0)
     np.testing.assert_allclose(theta, want - want.mean(), atol=1e-5)
     # choix's likelihood of choices with a strategy twice among the seats is the same
@@ -118,7 +119,7 @@ def test_plackett_luce_equals_choix():
     dup = [(1, [0, 1]), (0, [1, 1]), (1, [1, 2]), (2, [1, 1])]
     wins, n, sets = _aggregate([(w, (w, *losers)) for w, losers in dup], 3)
     th = np.array([0.3, -0.2, 0.5])
-    ll = ps._pl_parts(th[None, :], wins[None, :], n[None, :], np.asarray(sets, float),
+    ll = plm._pl_parts(th[None, :], wins[None, :], n[None, :], np.asarray(sets, float),
                       False)[0][0]
     assert ll == pytest.approx(choix.log_likelihood_top1(dup, th), abs=1e-12)
 
@@ -127,11 +128,11 @@ def test_two_strategies_reduce_to_bradley_terry_with_its_prior():
     """One table of two, ``w`` of ``n`` choices won: the gap is the Elo of the score with
     the virtual drawn game, ``(w + 1/2) / (n + 1)``; a sweep gives 400 log10(2n + 1)."""
     for w, n in ((7, 10), (10, 10), (0, 25)):
-        theta = ps.plackett_luce(np.array([[w + 0.5, n - w + 0.5]]), np.array([[n + 1.0]]),
+        theta = plm.plackett_luce(np.array([[w + 0.5, n - w + 0.5]]), np.array([[n + 1.0]]),
                                  [(1, 1)])[0]
         gap = ELO_PER_NAT * (theta[0] - theta[1])
         assert gap == pytest.approx(elo_from_score((w + 0.5) / (n + 1)), abs=1e-8)
-    theta = ps.plackett_luce(np.array([[10.5, 0.5]]), np.array([[11.0]]), [(1, 1)])[0]
+    theta = plm.plackett_luce(np.array([[10.5, 0.5]]), np.array([[11.0]]), [(1, 1)])[0]
     assert ELO_PER_NAT * (theta[0] - theta[1]) == pytest.approx(400 * np.log10(21))
 
 
@@ -139,9 +140,9 @@ def test_the_fit_is_vectorised_over_resamples():
     wins, n, sets = _aggregate(CHOICES, 3)
     rows = np.vstack([wins, wins * 2, wins + 1])
     ns = np.vstack([n, n * 2, n + np.array([3.0 if s == (1, 1, 1) else 0 for s in sets])])
-    together = ps.plackett_luce(rows, ns, sets)
+    together = plm.plackett_luce(rows, ns, sets)
     for i in range(3):
-        np.testing.assert_allclose(together[i], ps.plackett_luce(rows[i], ns[i], sets)[0],
+        np.testing.assert_allclose(together[i], plm.plackett_luce(rows[i], ns[i], sets)[0],
                                    atol=1e-12)
 
 
@@ -502,3 +503,19 @@ def test_strategies_that_never_met_get_no_ratings():
         t.add(key, np.array([0]), np.array([0]), cols)
     with pytest.raises(ValueError, match="never met"):
         ps.pl_ratings(t)
+
+
+def test_a_mean_place_at_the_end_of_its_range_is_as_certain_as_the_rate():
+    """Last in every one of 20 games over 4 deals: the mean place's interval is the Durak
+    rate's, mapped onto places 1..5 (both take the games as the sample, with the deals'
+    degrees of freedom); one deal stays a sample of one."""
+    from durak_sim.clustered import wilson_design
+
+    lo, hi = ps._not_degenerate([5.0], [5.0], np.array([5.0]), [4], 1, 5, 0.95, trials=[20])
+    r_lo, r_hi = wilson_design(20, 20, 0.0, units=4, clusters=4, trials=20)
+    assert hi[0] == 5.0 and r_hi == 1.0
+    assert lo[0] == pytest.approx(5 - 4 * (1 - float(r_lo)))
+    assert lo[0] > 3.7   # the deals as the sample gave 3.04
+    one, _ = ps._not_degenerate([5.0], [5.0], np.array([5.0]), [1], 1, 5, 0.95, trials=[5])
+    assert one[0] == pytest.approx(ps._not_degenerate([5.0], [5.0], np.array([5.0]), [1], 1, 5,
+                                                      0.95)[0][0])
