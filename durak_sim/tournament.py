@@ -297,7 +297,8 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
     (:mod:`durak_sim.progress`); ``chunk_deals``: deal indices per stored
     chunk (:data:`CHUNK_DEALS`); ``report``: build the report at the end
     (:func:`durak_sim.report.build_report`); ``command``: the command line to record in
-    the manifest (default ``sys.argv``); ``scheduler``: the address of a dask.distributed
+    the manifest (default: the durak-sim command that plays it again, ``--resume`` with
+    the folder when resuming); ``scheduler``: the address of a dask.distributed
     scheduler whose workers play the chunks (:mod:`durak_sim.cluster`; this process stores
     them, and the results are the same bytes as a local run's); ``worker_wait``: how long
     it may see no worker before it stops (:data:`durak_sim.cluster.WORKER_WAIT`).
@@ -316,7 +317,6 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
 
     t_start = time.perf_counter()
     _check_threads(threads)
-    command = command if command is not None else " ".join(_quote(a) for a in sys.argv)
     if resume:
         if out is None:
             raise UserError("--resume needs the folder of the tournament to continue")
@@ -329,6 +329,9 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
         manifest = Manifest.load(out)
         config = _resume_config(out, manifest, strategies, deals, seed, chunk_deals, gauntlet,
                                 rules, plugins)
+        if command is None:
+            command = f"durak-sim tournament --resume {_quote(str(out))}" + \
+                (f" --deals {deals}" if deals is not None else "")
     else:
         from .registry import load_plugin
 
@@ -339,6 +342,8 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
                              gauntlet=gauntlet, rules=rules or Rules(), plugins=plugins,
                              forfeit=forfeit)
         out = Path(out) if out is not None else default_out_dir(config.seed)
+        if command is None:   # called from Python: the command that plays it again
+            command = config.command()
         manifest = Manifest(config=config.to_dict(),
                             provenance={"package_version": __version__, "command": command,
                                         "started": datetime.now().isoformat(timespec="seconds")},

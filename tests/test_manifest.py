@@ -123,3 +123,17 @@ def test_a_chunk_of_another_tournament_is_refused(tmp_path, finished):
     (out / "manifest.json").write_text(json.dumps(m))
     for args in (["report", out], ["tournament", "--resume", out]):
         assert_one_line_error(invoke(*args), "seed 8", "seed 7")
+
+
+def test_a_tournament_run_from_python_records_the_command_that_plays_it_again(tmp_path):
+    """Not the host program's argv (pytest's, a script's): the durak-sim command."""
+    out = tmp_path / "t"
+    r = run_tournament(["random", "easy"], deals=40, seed=5, out=out, progress=False,
+                       report=False)
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["provenance"]["command"] == r.config.command() == \
+        "durak-sim tournament random easy --deals 40 --seed 5"
+    run_tournament(resume=True, out=out, deals=60, progress=False, report=False)
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["provenance"]["resumed"][0]["command"] == \
+        f"durak-sim tournament --resume {out} --deals 60"
