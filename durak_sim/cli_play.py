@@ -53,6 +53,7 @@ def _lineup(ai: str | None, rules_spec: dict):
         names = names * (rules.players - 1)
     ais = resolve_strategies(names)
     check_supported(ais, rules)
+    ais = [s.for_rules(rules) for s in ais]   # (the decide that table compiles fastest)
     if any(n.startswith("engine:") for n in names):
         from .external import configure
 

@@ -153,7 +153,7 @@ def play_schedule_forfeit(strategies, seed: int, deals, rots, *, rules: Rules = 
     from .play import GameBatch, resolve_strategies
     from .slow_path import _fill_row
 
-    strats = resolve_strategies(strategies)
+    strats = [s.for_rules(rules) for s in resolve_strategies(strategies)]
     n = rules.players
     results = np.zeros((len(deals), E.R_COLS), np.int64)
     t = time.perf_counter()

@@ -86,7 +86,7 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None,
     kernel = kernel and all(s.compiled for s in strategies)
     shape = (len(strategies) if seats is None else seats, bool(series))
     todo = [s for s in dict.fromkeys(strategies)
-            if s.compiled and s.name not in registry._READY]
+            if s.compiled and s.ready_key not in registry._READY]
     if not todo and (shape in _kernel_ready or not kernel):
         return 0.0
     from . import warm
@@ -166,7 +166,7 @@ def _random_call(seats: int, series: bool) -> "Call":
     from . import registry
 
     rnd = get_strategy("random")
-    if rnd.name not in registry._READY:
+    if rnd.ready_key not in registry._READY:
         _compile(rnd)
     return Call(0, (rnd.fn,) * seats, Rules(players=seats), np.int64(rnd.memory),
                 np.zeros(seats, np.int64), 1 if series else None)
@@ -206,7 +206,7 @@ def _compile(s: Strategy) -> None:
     except Exception as exc:  # a plugin that numba cannot compile for the kernel
         raise StrategyFailure(f"strategy {s.name!r} does not compile for the kernel: "
                               f"{describe_compile_failure(exc)}") from None
-    registry._READY.add(s.name)
+    registry._READY.add(s.ready_key)
 
 
 def check_seed(seed: int) -> int:
@@ -409,7 +409,7 @@ def ready_lineup(strategies: Sequence[str | Strategy], rules: Rules,
     check_supported(strats, rules)
     if not all(s.compiled for s in strats):
         return 0.0   # (the slow path compiles what it uses, Ctrl-C or not)
-    return prepare(strats, seats=rules.players, series=series)
+    return prepare([s.for_rules(rules) for s in strats], seats=rules.players, series=series)
 
 
 def check_supported(strats: Sequence[Strategy], rules: Rules) -> None:
@@ -470,7 +470,7 @@ def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record,
         return play_reference(strats, seed, deals, rots, n_series_deals, rules, record, stop)
     L = _layout()
     n_threads = _set_threads(threads)
-    fns = tuple(s.fn for s in strats)
+    fns = tuple(s.for_rules(rules).fn for s in strats)
     mem_size = np.int64(max(s.memory for s in strats))
     resets = np.array([s.reset for s in strats], np.int64)
     per = 1 if n_series_deals is None else n_series_deals

@@ -27,7 +27,7 @@ import os
 import pkgutil
 import sys
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -66,6 +66,31 @@ class Strategy:
     #: the installed distribution that registered it through an entry point
     #: (``"NAME VERSION"``), else ``""``
     distribution: str = ""
+    #: a ``decide`` of the same play for the two-player default game alone, which links
+    #: fewer searches (``classic_parts``) and so compiles faster: the kernel plays it there
+    classic: Callable | None = field(default=None, repr=False, compare=False)
+    classic_parts: tuple = ()
+    #: this is such a ``classic`` decide, taken by :meth:`for_rules`
+    specialised: bool = False
+
+    def for_rules(self, rules) -> "Strategy":
+        """The strategy the kernel plays at ``rules``: its ``classic`` decide in the
+        two-player default game when it has one, else itself (the same play either way)."""
+        from .rules import Rules
+
+        if self.classic is None or not rules.same_game(Rules()):
+            return self
+        from .warm import cost
+
+        dropped = sum(cost(p) for p in self.parts if p not in self.classic_parts)
+        seconds = None if self.compile_seconds is None else self.compile_seconds - dropped
+        return replace(self, fn=self.classic, parts=self.classic_parts, classic=None,
+                       compile_seconds=seconds, specialised=True)
+
+    @property
+    def ready_key(self) -> str:
+        """Its key among the decides compiled in this process (``_READY``)."""
+        return f"{self.name}:classic" if self.specialised else self.name
 
     def supports(self, rules) -> bool:
         """Whether it plays ``rules`` (a ``durak_sim.rules.Rules``): the default game under
@@ -81,7 +106,7 @@ class Strategy:
     @property
     def decide(self) -> Callable:
         """``decide``, compiled (or loaded from the cache) on first use."""
-        if self.compiled and self.name not in _READY:
+        if self.compiled and self.ready_key not in _READY:
             from .play import prepare
 
             prepare([self], kernel=False)
@@ -105,7 +130,8 @@ def _is_compiled(fn) -> bool:
 def register_strategy(name: str, decide: Callable, *, version: int = 1, description: str = "",
                       memory: int = 1, reset: int = 1, aliases: tuple[str, ...] = (),
                       compile_seconds: float | None = None, plays: str = "classic",
-                      parts: tuple[str, ...] = ()) -> Strategy:
+                      parts: tuple[str, ...] = (), classic: Callable | None = None,
+                      classic_parts: tuple[str, ...] = ()) -> Strategy:
     """Register ``decide`` under ``name`` (lower-case letters, digits, ``-`` and ``_``).
     ``memory``: the ``int64`` words of its workspace, at most ``MAX_MEMORY``; ``reset``: the
     game resets ``mem[:reset]`` (1 to ``memory``): ``mem[0]`` is the game stamp, raised by 1,
@@ -115,7 +141,9 @@ def register_strategy(name: str, decide: Callable, *, version: int = 1, descript
     ``"variant"``: :data:`durak_sim.warm.PARTS`), compiled first, beside the rest on a
     second core. ``plays``: the rulesets it plays, ``"all"`` or ``"classic"`` (the two-player
     default game; the default: a strategy written for two players is not seated at other
-    tables).
+    tables). ``classic`` (with ``plays="all"``): a ``decide`` that plays the two-player
+    default game exactly as ``decide`` does, linking only ``classic_parts``; the kernel
+    plays it in that game, so a run of it does not compile the other tables' searches.
 
     A name (or alias) another strategy has is refused, and so is a name registered again
     with another ``decide`` or other settings. The same registration again (its module
@@ -134,6 +162,11 @@ def register_strategy(name: str, decide: Callable, *, version: int = 1, descript
     if not 1 <= reset <= memory:
         raise StrategyError(f"strategy {name!r}: need 1 <= reset <= memory")
     _check_callable(name, decide)
+    if classic is not None:
+        _check_callable(name, classic)
+        if plays != "all" or _is_compiled(classic) != _is_compiled(decide):
+            raise StrategyError(f"strategy {name!r}: a classic decide goes with plays='all' "
+                                f"and is compiled as decide is")
     module = getattr(decide, "__module__", "") or ""
     if not module.startswith(f"{__package__}.strategies"):
         load_builtins()   # a plugin's name is checked against every built-in one
@@ -141,7 +174,8 @@ def register_strategy(name: str, decide: Callable, *, version: int = 1, descript
                      memory=memory, reset=reset, compiled=_is_compiled(decide),
                      module=module,
                      compile_seconds=compile_seconds, plays=plays, parts=_parts(name, parts),
-                     distribution=_LOADING_DIST or "")
+                     distribution=_LOADING_DIST or "", classic=classic,
+                     classic_parts=_parts(name, classic_parts))
     for taken in (name, *aliases):
         owner = _REGISTRY.get(_ALIASES.get(taken, taken))
         if owner is not None and owner.module != module:
@@ -156,7 +190,7 @@ def register_strategy(name: str, decide: Callable, *, version: int = 1, descript
             raise StrategyError(f"strategy {name!r} is registered twice with different "
                                 f"definitions ({_origin(owner.fn, line=True)}, then "
                                 f"{_origin(decide, line=True)}): register a name once")
-    _READY.discard(name)
+    _READY.difference_update({name, f"{name}:classic"})
     _REGISTRY[name] = strat
     for a in aliases:
         _ALIASES[a] = name

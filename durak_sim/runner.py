@@ -516,7 +516,7 @@ def play(out: Path, config, manifest: Manifest, threads, progress: bool, console
     if cluster is None:
         # compile first (it says so when that takes long), then take Ctrl-C as a flag
         # (engines are not compiled; the kernel only when some line-up plays on it)
-        compiled = [s for s in strats.values() if s.compiled]
+        compiled = [s.for_rules(config.rules) for s in strats.values() if s.compiled]
         kernel = any(all(strats[n].compiled for n in key) for key in config.lineups())
         played.compile_seconds += prepare(compiled, kernel=kernel, seats=config.players)
     store = _Store(out, manifest, config, index, played, on_saved)

@@ -251,10 +251,9 @@ def _general(obs, legal, hist, rng, mem):
 
 
 @numba.njit(**JIT)  # compiled for the kernel on first use (durak_sim.registry)
-def decide(obs, legal, hist, rng, mem):
-    if obs[O_RULES] != 0 or obs[O_PLAYERS] != 2:
-        return _general(obs, legal, hist, rng, mem)
-    # the two-player default game
+def decide_classic(obs, legal, hist, rng, mem):
+    """The two-player default game: ``decide`` there, without the variant search's code
+    (the kernel plays it in that game, which then does not compile that search)."""
     stock = obs[O_STOCK]
     if stock > 1:
         act = normal_decide(obs, legal, hist, rng, mem[M_NORMAL:M_NORMAL + NORMAL_MEMORY])
@@ -275,6 +274,14 @@ def decide(obs, legal, hist, rng, mem):
     return mem[M_OUT + 1]
 
 
+@numba.njit(**JIT)  # compiled for the kernel on first use (durak_sim.registry)
+def decide(obs, legal, hist, rng, mem):
+    if obs[O_RULES] != 0 or obs[O_PLAYERS] != 2:
+        return _general(obs, legal, hist, rng, mem)
+    return decide_classic(obs, legal, hist, rng, mem)
+
+
 register_strategy("hard", decide, version=HARD_VERSION, memory=MEMORY, reset=RESET,
                   description="card memory; normal before the endgame, then exact search (R10.4)",
-                  compile_seconds=75, plays="all", parts=("solver", "variant"))
+                  compile_seconds=75, plays="all", parts=("solver", "variant"),
+                  classic=decide_classic, classic_parts=("solver",))

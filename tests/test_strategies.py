@@ -294,3 +294,25 @@ def test_a_plugin_cached_under_its_other_name_says_so(tmp_path):
     assert first.returncode == 0, first.stderr
     assert_one_line_error(subprocess.run([*cli, "cacheplug"], env=env, capture_output=True,
                                          text=True), "numba's cache of it", "__pycache__")
+
+
+def test_hard_plays_the_default_game_alike_with_its_classic_decide():
+    """The kernel plays hard's ``classic`` decide in the two-player default game (it links
+    only the default game's solver, so a first run compiles less): the same games, move for
+    move, as hard's full ``decide``; every other table keeps the full one."""
+    from dataclasses import replace
+
+    from durak_sim.rules import Rules
+
+    hard = get_strategy("hard")
+    classic = hard.for_rules(Rules())
+    assert classic.fn is hard.classic and classic.parts == ("solver",) and classic.specialised
+    assert classic.ready_key == "hard:classic" and classic.compile_seconds < hard.compile_seconds
+    for rules in (Rules(players=3), Rules(variant="perevodnoy"), Rules(lead_multiple=True)):
+        assert hard.for_rules(rules) is hard
+    full = replace(hard, classic=None)   # the same strategy without its classic decide
+    deals = range(40)
+    a = play_games(["hard", "normal"], seed=7, deals=deals, record=True)
+    b = play_games([full, "normal"], seed=7, deals=deals, record=True)
+    assert np.array_equal(a.results, b.results)
+    assert np.array_equal(a.actions, b.actions)
