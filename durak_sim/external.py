@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from .errors import StrategyFailure, UserError
 from .engine_io import StderrTail, WriteTimeout, resolve_answer, short
+from .engine_spawn import popen
 from .limits import MAX_ENGINE_TIMEOUT
 from .stopping import AT_ONCE_EXIT
 
@@ -260,32 +261,6 @@ class EngineDecide:
         self.procs.clear()
 
 
-def _dies_with_us():
-    """What the engine's process runs before its program (``preexec_fn``): on Linux, ask
-    for SIGKILL when durak-sim dies (``PR_SET_PDEATHSIG``), so that even a SIGKILLed
-    command, which can end nothing itself, leaves no engine behind (one that ignores its
-    closed input and the other signals included; the engine's own children are its to
-    end). That asks for the death of the thread that starts the engine, so it is done only
-    from the main thread, which lives as long as the process. None elsewhere."""
-    if not sys.platform.startswith("linux") or \
-            threading.current_thread() is not threading.main_thread():
-        return None
-    try:
-        import ctypes
-
-        prctl = ctypes.CDLL(None, use_errno=True).prctl   # looked up here, not in the child
-    except (OSError, AttributeError):
-        return None
-    parent = os.getpid()
-
-    def die_with_parent():
-        prctl(1, int(signal.SIGKILL))   # 1: PR_SET_PDEATHSIG
-        if os.getppid() != parent:      # it died before the request: no engine without it
-            os._exit(1)
-
-    return die_with_parent
-
-
 def _stream_value(x: int) -> int:
     return int(x) & ((1 << 64) - 1)
 
@@ -309,10 +284,9 @@ class EngineProcess:
     # -- life ---------------------------------------------------------------------------
     def start(self) -> None:
         try:
-            self.proc = subprocess.Popen(
+            self.proc = popen(   # (it dies with durak-sim: durak_sim.engine_spawn)
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                close_fds=True, start_new_session=True,   # Ctrl-C is ours, not the engine's
-                preexec_fn=_dies_with_us())
+                close_fds=True, start_new_session=True)   # Ctrl-C is ours, not the engine's
         except OSError as exc:
             raise EngineFailure(self.spec, self.seat, "crashed",
                                 f"engine {self.spec} could not start: "

@@ -127,3 +127,38 @@ def test_a_sigkilled_command_leaves_no_engine_running(tmp_path):
     started = pids.read_text().split()
     assert len(started) == 2   # one a seat: the engine plays both seats of a swapped match
     assert all(gone(int(p)) for p in started)
+
+
+def test_an_engine_started_off_the_main_thread_dies_with_the_process(tmp_path):
+    """A library caller's thread (or a dask worker's) starts the engines: they are started
+    from a thread that lives as long as the process (durak_sim.engine_spawn), so a SIGKILL
+    of the process still ends them, and the calling thread's end does not."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("PR_SET_PDEATHSIG is Linux's")
+    (tmp_path / "prompt.py").write_text(PROMPT)
+    pids = tmp_path / "pids"
+    script = textwrap.dedent(f"""\
+        import threading, time
+        from durak_sim.play import play_games
+        spec = "engine:prompt.py {pids} stubborn"
+        first = threading.Thread(target=play_games, args=([spec, "easy"],),
+                                 kwargs=dict(seed=1, deals=range(2)))
+        first.start()
+        first.join()          # its thread has ended: its engines play on
+        threading.Thread(target=play_games, args=([spec, "easy"],),
+                         kwargs=dict(seed=1, deals=range(100000)), daemon=True).start()
+        time.sleep(1000)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for(pids, lines=2)
+    time.sleep(1.0)
+    assert proc.poll() is None, proc.communicate()
+    started = pids.read_text().split()
+    assert len(started) == 2 and not any(gone(int(p)) for p in started)
+    proc.kill()
+    proc.communicate(timeout=30)
+    deadline = time.monotonic() + 10
+    while not all(gone(int(p)) for p in started) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert all(gone(int(p)) for p in started)
