@@ -14,7 +14,7 @@ import click
 from .errors import EXIT_USAGE, ExitNow, Interrupted, UserError
 from .cli_options import (PathParam, apply_engine_settings, check_output_file,
                           engine_timeout_option, load_plugins, plugin_option, seed_option,
-                          stdout_to_devnull, threads_option)
+                          split_list, stdout_to_devnull, threads_option)
 from .cli_rules import LINEUP_PLAYERS, rules_options
 from .limits import (MAX_BENCH_DEALS, MAX_DEALS, MAX_INDEX, MAX_RECORD_SEAT_GAMES,
                      MAX_REPEAT, MAX_SERIES_DEALS)
@@ -387,7 +387,8 @@ def series(strategies, deals, n_series, seed, threads, records, force, as_json, 
               help="Deal index (with --series: the deal's number in the series, from 0).")
 @click.option("--series", "series_index", type=click.IntRange(0, MAX_INDEX), default=None,
               help="Replay deal --deal of series number SERIES (durak-sim series).")
-@click.option("--seats", default=None, metavar="A,B,...", help="Strategy per seat, seat 0 first.")
+@click.option("--seats", default=None, metavar="A,B,...",
+              help="Strategy per seat, seat 0 first (a comma inside quotes is an engine's).")
 @click.option("--record", "record_file", type=PathParam(dir_okay=False, path_type=Path),
               default=None, help="Show the game records of this file (JSON Lines: "
                                  "durak-sim play, match or series --records) instead of playing "
@@ -423,7 +424,7 @@ def replay(seed, deal, series_index, seats, record_file, as_json, engine_timeout
         raise UserError(f"replay needs {', '.join(missing)} (or --record FILE)")
     load_plugins(plugins)
     apply_engine_settings(engine_timeout)
-    names, rules = _lineup(seats.split(","), rules_spec, option="--seats")
+    names, rules = _lineup(split_list(seats), rules_spec, option="--seats")
     if series_index is not None and deal >= MAX_SERIES_DEALS:
         raise UserError(f"a series has at most {MAX_SERIES_DEALS:,} deals: --deal must be "
                         f"below it")
@@ -456,7 +457,7 @@ def bench(pairing, deals, thread_list, repeat, seed, progress, rules_spec, plugi
     from .progress import Board, live
 
     load_plugins(plugins)
-    names, rules = _lineup(pairing.split(","), rules_spec, option="--pairing")
+    names, rules = _lineup(split_list(pairing), rules_spec, option="--pairing")
     threads = None
     if thread_list is not None:
         try:

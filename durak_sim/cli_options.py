@@ -24,6 +24,29 @@ class Seconds(click.FloatRange):
         return rv
 
 
+def split_list(text: str) -> list[str]:
+    """``A,B,C`` split at the commas outside quotes: an external engine's command may hold a
+    comma in a quoted argument, which stays in its item (its quotes too, for the engine's
+    own parsing, as in ``match``).
+
+    >>> split_list('easy,engine:bot.py "x,y.log",hard')
+    ['easy', 'engine:bot.py "x,y.log"', 'hard']
+    """
+    items, item, quote = [], [], None
+    for ch in text:
+        if quote is not None:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ",":
+            items.append("".join(item))
+            item = []
+            continue
+        item.append(ch)
+    items.append("".join(item))
+    return items
+
+
 def load_plugins(plugins) -> None:
     from .registry import load_plugin
 

@@ -36,7 +36,9 @@ def _lineup(ai: str | None, rules_spec: dict):
     from .play import check_supported, resolve_strategies
     from .rules import MAX_PLAYERS
 
-    names = [n.strip() for n in ai.split(",")] if ai is not None else []
+    from .cli_options import split_list
+
+    names = [n.strip() for n in split_list(ai)] if ai is not None else []
     if any(not n for n in names):
         raise UserError(f"--ai takes LEVEL or LEVEL,LEVEL,... (one per seat after yours), "
                         f"got {ai!r}")
@@ -65,8 +67,7 @@ def _lineup(ai: str | None, rules_spec: dict):
 @click.option("--ai", default=None, metavar="LEVEL[,LEVEL...]",
               help="The AI in every other seat, or one per seat after yours (seat 1 first): "
                    "random, easy, normal, hard, expert (two players), a plugin's name or "
-                   "engine:PATH.  [default: "
-                   "hard]")
+                   "engine:PATH (a comma inside quotes is the engine's).  [default: hard]")
 @click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=None,
               help="Master seed.  [default: a new random one, printed]")
 @click.option("--deal", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
@@ -153,14 +154,16 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
     screen = Screen(console, ATLASNYE if card_style == "atlasnye" else RANK_DISPLAY)
     session = PlaySession(seed, deal, rules, ais, screen, read=console.input, pace=pace,
                           hint=hint, engine=game_engine, advisor=advisor)
-    status = "over"
+    status, failure = "over", None
     try:
         session.run()
     except Quit as exc:
         status = "end of input" if exc.eof else "quit"
     except KeyboardInterrupt:
         status = "interrupted"
-    except (StrategyFailure, BrokenPipeError):   # (stdout closed: | head, say)
+    except StrategyFailure as exc:   # said last, after the record and the closing lines
+        status, failure = "stopped by a strategy's failure", exc
+    except BrokenPipeError:   # (stdout closed: | head, say)
         with held_interrupts(reraise=False):        # (the failure is what to report)
             write_records(path, [session.record()])
         if claimed.kept is not None:
@@ -174,7 +177,9 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
                        _again_command(seed, deal, ais, rules, plugins))
         sys.stdout.flush()
     if claimed.kept is not None:   # a file appeared at the record's path while you played
-        click.echo(f"durak-sim: error: {claimed.message}", err=True)
+        click.echo(f"durak-sim: {'' if failure else 'error: '}{claimed.message}", err=True)
+    if failure is not None:
+        raise failure
     if status == "interrupted" or held.hit or claimed.kept is not None:
         raise ExitNow(130 if status == "interrupted" or held.hit else 2)
 

@@ -28,8 +28,8 @@ from .views import action_target, table_pairs
 
 from .hints import endgame_position, endgame_values  # noqa: F401
 from .stopping import held_interrupts
-from .human_input import (ATLASNYE, HELP, _role, parse_card_word, parse_input,  # noqa: F401
-                          show_card)
+from .human_input import (ATLASNYE, COMMANDS, HELP, _role, parse_card_word,  # noqa: F401
+                          parse_input, show_card)
 
 HUMAN = "human"
 #: options the intro's headline already says (the ruleset, the table, the throw-in scope)
@@ -214,21 +214,29 @@ class PlaySession:
                 return p.code
             if p.kind == "choose":
                 code = self.choose(p.options, obs)
-                if code is not None:
+                if isinstance(code, str):   # a command typed at which>
+                    self._command(code, obs, codes)
+                elif code is not None:
                     return code
-            elif p.kind == "quit":
-                raise Quit()
-            elif p.kind == "help":
-                self.screen.say(HELP)
-            elif p.kind == "hint":
-                self.show_hint(obs, codes)
-            elif p.kind in ("show", "empty"):
-                self.show_state(obs, codes)
+            elif p.kind in ("quit", "help", "hint", "show", "empty"):
+                self._command(p.kind, obs, codes)
             else:
                 self.screen.say(f"[yellow]{p.message}[/]")
 
-    def choose(self, options: list[int], obs) -> int | None:
-        """Which of several moves with one card (several targets, or defend / transfer)."""
+    def _command(self, kind: str, obs, codes) -> None:
+        """``quit``, ``help``, ``hint`` or ``show`` (``empty``: an empty line)."""
+        if kind == "quit":
+            raise Quit()
+        if kind == "help":
+            self.screen.say(HELP)
+        elif kind == "hint":
+            self.show_hint(obs, codes)
+        else:
+            self.show_state(obs, codes)
+
+    def choose(self, options: list[int], obs) -> int | str | None:
+        """Which of several moves with one card (several targets, or defend / transfer);
+        a command's name (``quit``, ``help``, ``hint``, ``show``) when one is typed."""
         s = self.screen
         card = action_card(options[0])
         s.say(f"{s.card(card)} can: " + "   ".join(
@@ -239,6 +247,8 @@ class PlaySession:
             raise Quit(eof=True) from None
         if line.isascii() and line.isdigit() and 1 <= int(line) <= len(options):
             return options[int(line) - 1]
+        if COMMANDS.get(line.lower()) is not None:
+            return COMMANDS[line.lower()]
         target = parse_card_word(line)
         hits = [c for c in options if target is not None and action_target(obs, c) == target]
         if len(hits) == 1:
@@ -411,7 +421,10 @@ class PlaySession:
             got = int(after[O_HAND_SIZES + k]) - size0 - picked
             if got > 0:
                 drew.append((k, got))
-        if drew:
+        if drew:   # in drawing order (E9): the main attacker, the others after him, the
+            # defender last
+            att = int(before[O_ATTACKER])
+            drew.sort(key=lambda kg: n if kg[0] == dfd else (kg[0] - att) % n)
             new = int(after[O_HAND]) & ~int(before[O_HAND]) & ~table
             parts = [f"{self.who(k)} +{got}" + (f" ({s.cards(sorted(mask_cards(new)))})"
                                                   if k == 0 and new else "")
@@ -448,7 +461,10 @@ class PlaySession:
             if same:
                 lines.append("  (every move has the same value)")
             return lines
-        name, code, rows = self.hint_move(obs, codes)
+        try:
+            name, code, rows = self.hint_move(obs, codes)
+        except Exception as exc:  # noqa: BLE001 - the adviser's failure, told in a line
+            return [self._hint_failed(exc)]
         k = codes.index(code) + 1
         lines = [f"hint: {name} would play {k} {self.label(obs, code)}"]
         if rows:   # expert's search: each move against hard's choice on the same sampled deals
@@ -459,6 +475,18 @@ class PlaySession:
             lines[0] += f" ({search_words(moves)})"
             lines += search_lines(moves, labels[k - 1])
         return lines
+
+    def _hint_failed(self, exc: BaseException) -> str:
+        """The line a failing adviser's hint is: the adviser, what happened, where; the
+        game goes on (the next hint asks it again)."""
+        from .errors import StrategyFailure, describe_failure, game_at
+
+        strat = self._hinter[0] if self._hinter is not None else self.advisor
+        self._hinter = None
+        where, at = f"adviser {strat.name!r} (seat 0)", game_at(self.seed, self.deal)
+        what = exc.one_line(where, at) if isinstance(exc, StrategyFailure) else \
+            f"{where} {describe_failure(exc)} {at}"
+        return f"no hint: {what}"
 
     def hint_move(self, obs, codes) -> tuple[str, int, dict]:
         """(strategy, code, search rows): what the advisor (by default the strongest level
@@ -516,6 +544,8 @@ class PlaySession:
         else:
             lines.append(("you win" if n == 2 else f"{self.who(res['durak'])} is the Durak")
                          + f" after {res['bouts']} bouts")
+        if res.get("capped"):
+            lines[0] += " (the cap on play ended it: E12, durak-sim docs rules)"
         if "places" in res:
             by_place = sorted(enumerate(res["places"]), key=lambda kp: (kp[1], kp[0]))
             lines.append("places: " + ", ".join(f"{p} {self.who(k)}" for k, p in by_place))
