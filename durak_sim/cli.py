@@ -454,7 +454,7 @@ def bench(pairing, deals, thread_list, repeat, seed, progress, rules_spec, plugi
     games (exit code 130); the thread counts printed before it stand, that run is not
     reported."""
     from .bench import run_bench
-    from .progress import Board, live
+    from .progress import Board, live, print_line
 
     load_plugins(plugins)
     names, rules = _lineup(split_list(pairing), rules_spec, option="--pairing")
@@ -472,7 +472,7 @@ def bench(pairing, deals, thread_list, repeat, seed, progress, rules_spec, plugi
         with live(board, progress):
             for line in run_bench(names, deals=deals, threads=threads, repeat=repeat,
                                   seed=seed, board=board, rules=rules, interruptible=True):
-                print(json.dumps(line), flush=True)   # (above the board on a terminal)
+                print_line(board, json.dumps(line))   # (above the board on a terminal)
     except Interrupted as e:
         click.echo(f"durak-sim: {e}", err=True)
         raise ExitNow(130) from None

@@ -73,6 +73,7 @@ class Board:
         #: whether a live display shows it (set by :func:`live`): the run need not compute
         #: the running scores of a board nobody sees
         self.shown = False
+        self.console = None   # the live display's console (set by :func:`live`)
 
     def add(self, key, label: str, total: int, done: int = 0, a: str | None = None,
             b: str | None = None, games_per_unit: int | None = None) -> None:
@@ -213,6 +214,21 @@ def _clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
+def print_line(board: Board, text: str) -> None:
+    """``text`` as one line on stdout; while ``board`` is live on a terminal stdout, above
+    the board and not broken at the terminal's width (rich breaks what it redirects there:
+    a JSON line must stay one line)."""
+    import sys
+
+    console = getattr(board, "console", None)
+    if board.shown and console is not None and sys.stdout.isatty():
+        from rich.text import Text
+
+        console.print(Text(text), soft_wrap=True)
+    else:
+        print(text, flush=True)
+
+
 class _Quiet:
     def __enter__(self):
         return None
@@ -235,6 +251,7 @@ def live(board: Board, enabled: bool = True, console=None):
     import sys
 
     board.shown = True
+    board.console = console
     # lines printed to a terminal stdout meanwhile go above the board (when stdout is a
     # file or a pipe it is left alone)
     return Live(board, console=console, refresh_per_second=4, transient=False,

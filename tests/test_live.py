@@ -30,13 +30,13 @@ def _as_at_a_terminal() -> None:
 
 
 class Terminal:
-    """A command on a pseudo-terminal, 160 columns wide; ``text`` is what it printed so
-    far, without escape sequences."""
+    """A command on a pseudo-terminal, 160 columns wide unless told; ``text`` is what it
+    printed so far, without escape sequences."""
 
-    def __init__(self, args):
+    def __init__(self, args, columns: int = 160):
         self.master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 160, 0, 0))
-        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "160"}
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns)}
         env.pop("NO_COLOR", None)
         self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env,
                                      preexec_fn=_as_at_a_terminal, close_fds=True)
@@ -257,3 +257,21 @@ def test_the_kernel_begins_no_game_once_the_stop_flag_is_set():
     assert took < 1.3 and 0 < len(cut) < 10000 and len(cut) % 2 == 0
     whole = play_games(["hard", "easy"], seed=3, deals=range(len(cut) // 2), threads=1)
     assert np.array_equal(cut.results, whole.results)
+
+
+def test_bench_s_json_lines_stay_whole_above_the_board_on_a_narrow_terminal():
+    """On a terminal the progress board is live and the JSON lines go above it: each stays
+    one line, however narrow the terminal (rich broke them at its width)."""
+    import json
+
+    term = Terminal([*CLI, "bench", "--pairing", "random,random", "--deals", "20000",
+                     "--repeat", "1", "--threads", "1", "--seed", "3"], columns=60)
+    try:
+        term.wait_for(r'"numpy": "[^"]*"\}', 120)
+        term.proc.wait(timeout=60)
+        term.read(0.5)
+    finally:
+        term.close()
+    # (the board's cursor moves are gone from the text: a line may follow its last line)
+    (line,) = re.findall(r'\{"bench".*?"numpy": "[^"]*"\}', term.text)
+    assert len(line) > 60 and json.loads(line)["pairing"] == "random,random", term.text
