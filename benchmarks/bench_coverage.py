@@ -17,7 +17,6 @@ one thread at two players (the results in benchmarks/RESULTS.md). Tournaments ar
 kept, so an interrupted study continues.
 """
 import argparse
-import json
 import math
 import shutil
 import tempfile
@@ -27,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from durak_sim.bench import first_paragraph, json_line, run_script
 from durak_sim.rules import Rules
 from durak_sim.tournament import run_tournament
 
@@ -79,7 +79,7 @@ def rows(folder: Path, table: str, spec: dict) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=first_paragraph(__doc__))
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--runs", type=int, default=400)
     ap.add_argument("--deals", type=int, default=300)
@@ -90,6 +90,11 @@ def main() -> None:
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     field = args.levels.split(",")
+    if args.players > 2 and len(field) != args.players:
+        from durak_sim.errors import UserError
+
+        raise UserError(f"--players {args.players} needs --levels with one strategy a seat "
+                        f"(one line-up), e.g. random,easy,normal,normal; got {args.levels}")
     rules = Rules(players=args.players)
     spec = TWO if args.players == 2 else MANY
     root = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="coverage-"))
@@ -121,7 +126,7 @@ def main() -> None:
             se = math.sqrt(cover * (1 - cover) / n) if n else math.nan
             width = float(np.mean(v[:, 2] - v[:, 1])) if n else math.nan
             off += n > 0 and abs(cover - 0.95) > 3 * max(se, math.sqrt(0.95 * 0.05 / n))
-            print(json.dumps({
+            print(json_line({
                 "bench": "coverage", "players": args.players, "table": table,
                 "row": "/".join(key[0]), "column": key[1], "truth": float(est), "runs": n,
                 "no_interval": int((~ok).sum()), "coverage": cover, "se": se,
@@ -129,7 +134,7 @@ def main() -> None:
                 "truth_above": float(np.mean(est > v[:, 2])) if n else math.nan,
                 "mean_width": width, "truth_width_ratio": float(t_hi - t_lo) / width
                 if n and width else math.nan}))
-    print(json.dumps({"bench": "coverage-summary", "players": args.players, "runs": args.runs,
+    print(json_line({"bench": "coverage-summary", "players": args.players, "runs": args.runs,
                       "deals": args.deals, "truth_deals": args.truth_deals, "field": field,
                       "columns_off": int(off), "seconds": round(time.perf_counter() - start, 1)}))
     if not args.out:
@@ -137,4 +142,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

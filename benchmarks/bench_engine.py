@@ -20,9 +20,10 @@ runs noisy: use ``--repeat`` and compare the best.
 """
 import argparse
 import importlib.util
-import json
 import platform
 import time
+
+from durak_sim.bench import first_paragraph, json_line, run_script
 
 
 def _plugin():
@@ -80,13 +81,13 @@ def run(deals: int) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=first_paragraph(__doc__))
     ap.add_argument("--deals", type=int, default=500)
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     for _ in range(args.repeat):
-        print(json.dumps(run(args.deals)), flush=True)
+        print(json_line(run(args.deals)), flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -24,13 +24,13 @@ interval, and the mean and 99th percentile time per decision, so that a user can
 trade.
 """
 import argparse
-import json
 import os
 import time
 
 import numpy as np
 
 from durak_sim import stats
+from durak_sim.bench import first_paragraph, json_line, run_script
 from durak_sim.kernel.layout import R_DECISIONS
 from durak_sim.observation import O_STOCK
 from durak_sim.play import play_games
@@ -130,7 +130,7 @@ def run_budgets(args):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=first_paragraph(__doc__))
     sub = ap.add_subparsers(dest="mode", required=True)
     a = sub.add_parser("time", help="time per decision")
     a.add_argument("--strategy", default="expert")
@@ -148,11 +148,11 @@ def main(argv=None):
     b.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
     if args.mode == "time":
-        print(json.dumps(run_time(args)), flush=True)
+        print(json_line(run_time(args)), flush=True)
     else:
         for line in run_budgets(args):
-            print(json.dumps(line), flush=True)
+            print(json_line(line), flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -58,6 +58,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from durak_sim.bench import first_paragraph, json_line, run_script
+
 
 HARD = "hard"
 
@@ -242,7 +244,7 @@ def rate_interval(caps: np.ndarray, decisions: np.ndarray, n_boot: int = 2000,
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=first_paragraph(__doc__))
     ap.add_argument("--deals", type=int, default=10_000)
     ap.add_argument("--opponent", default="normal")
     ap.add_argument("--seed", type=int, default=11)
@@ -321,7 +323,7 @@ def main(argv=None) -> int:
             "wall_s": round(wall, 1),
             "compile_s": round(compile_s, 2),
             "left_examples": [e for r in results for e in r["left_examples"]][:5]}
-    print(json.dumps(line), flush=True)
+    print(json_line(line), flush=True)
     if args.dump_capped:
         with open(args.dump_capped, "w", encoding="utf-8") as f:
             f.writelines(p + "\n" for r in results for p in r["capped_positions"])
@@ -334,4 +336,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_script(main)

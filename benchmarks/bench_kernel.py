@@ -9,13 +9,13 @@ reference engine on one thread (``--reference N`` deals of the same pairing and 
 there one by one, ``{"bench": "reference", ...}``; 0 skips it).
 """
 import argparse
-import json
 
-from durak_sim.bench import run_bench, run_reference_bench
+from durak_sim.bench import (first_paragraph, json_line, run_bench, run_reference_bench,
+                             run_script)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=first_paragraph(__doc__))
     ap.add_argument("--deals", type=int, default=200_000)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
@@ -31,7 +31,7 @@ def main(argv=None):
         lines = list(run_bench(pairing.split(","), deals=args.deals, threads=threads,
                                repeat=args.repeat, seed=args.seed))
         for line in lines:
-            print(json.dumps(line), flush=True)
+            print(json_line(line), flush=True)
         by_t = {line["threads"]: line["deals_per_s"] for line in lines}
         summary = {"bench": "kernel-summary", "pairing": pairing}
         if 1 in by_t:
@@ -42,13 +42,13 @@ def main(argv=None):
                             "scaling": round(by_t[top] / by_t[1], 3)})
         if args.reference > 0:
             ref = run_reference_bench(pairing.split(","), deals=args.reference, seed=args.seed)
-            print(json.dumps(ref), flush=True)
+            print(json_line(ref), flush=True)
             summary["reference_deals_per_s"] = ref["deals_per_s"]
             if 1 in by_t:
                 summary["kernel_vs_reference"] = round(by_t[1] / ref["deals_per_s"], 1)
         if len(summary) > 2:
-            print(json.dumps(summary), flush=True)
+            print(json_line(summary), flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

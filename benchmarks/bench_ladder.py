@@ -14,12 +14,12 @@ hard scores against easy. Compile time is apart.
 """
 import argparse
 import itertools
-import json
 import time
 
 import numpy as np
 
 from durak_sim import stats
+from durak_sim.bench import first_paragraph, json_line, run_script
 from durak_sim.play import play_games
 from durak_sim.registry import builtin_levels, get_strategy
 
@@ -51,7 +51,7 @@ def decision_times(name: str, games: int, seed: int, against: str | None = None)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=first_paragraph(__doc__))
     ap.add_argument("--deals", type=int, default=100_000, help="deal pairs per pairing")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=None)
@@ -70,7 +70,7 @@ def main(argv=None):
         row = stats.strategy_table(games).set_index("strategy").loc[hi]
         pair = stats.pairing_table(games, order=[hi, lo]).iloc[0]
         scores[(hi, lo)] = row
-        print(json.dumps({
+        print(json_line({
             "bench": "ladder", "a": hi, "b": lo, "deal_pairs": args.deals, "seed": args.seed,
             "games": int(row["games"]), "a_win": round(float(row.win_rate), 5),
             "a_win_lo": round(float(row.win_lo), 5), "a_win_hi": round(float(row.win_hi), 5),
@@ -87,7 +87,7 @@ def main(argv=None):
         batch = play_games([name, name], seed=args.seed + 1, deals=range(2000), swap=False,
                            threads=1)
         t = decision_times(name, args.timed_games, args.seed + 2, args.against)
-        print(json.dumps({
+        print(json_line({
             "bench": "ladder-decision", "level": name, "against": args.against or name,
             # the kernel figure is always self-play (a batch's time covers both seats)
             "kernel_against": name,
@@ -106,8 +106,8 @@ def main(argv=None):
     summary = {"bench": "ladder-summary", "levels": levels, "steps": steps}
     if ("hard", "easy") in scores:
         summary["hard_vs_easy_win"] = round(float(scores[("hard", "easy")].win_rate), 5)
-    print(json.dumps(summary), flush=True)
+    print(json_line(summary), flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -15,10 +15,11 @@ such a game in some rotation and ``capped_normal_playing`` those games in which 
 held cards at the cap.
 """
 import argparse
-import json
 import time
 
 import numpy as np
+
+from durak_sim.bench import first_paragraph, json_line, run_script
 
 TABLES = [(v, p) for v in ("podkidnoy", "perevodnoy", "prostoy", "podkidnoy-full")
           for p in range(2, 7)] + [("teams", 4), ("teams", 6), ("teams+transfer", 4),
@@ -71,21 +72,27 @@ def table_line(variant: str, players: int, deals: int, seed: int, other: str) ->
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=first_paragraph(__doc__))
     ap.add_argument("--deals", type=int, default=5000)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--only", default="", help="tables (perevodnoy-4) or rulesets, commas")
     ap.add_argument("--against", default="easy")
     args = ap.parse_args()
     only = [x for x in args.only.split(",") if x]
+    known = {v for v, _ in TABLES} | {f"{v}-{p}" for v, p in TABLES}
+    if set(only) - known:
+        from durak_sim.errors import UserError
+
+        raise UserError(f"--only: no table {', '.join(sorted(set(only) - known))} (the tables: "
+                        f"{', '.join(f'{v}-{p}' for v, p in TABLES)})")
     for variant, players in TABLES:
         if only and variant not in only and f"{variant}-{players}" not in only:
             continue
         t = time.perf_counter()
         line = table_line(variant, players, args.deals, args.seed, args.against)
         line["seconds"] = round(time.perf_counter() - t, 2)
-        print(json.dumps(line), flush=True)
+        print(json_line(line), flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

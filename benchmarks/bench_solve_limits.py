@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from durak_sim.bench import first_paragraph, json_line, run_script
+
 FMT = "durak-sim/position/1"
 POSITIONS = {
     # a draw: about 1.1M nodes of value search, no preference order (a draw has none)
@@ -83,7 +85,7 @@ def ab(reps: int):
                 cpu[f.__name__].append(c / inner)
         med = {k: statistics.median(v) for k, v in wall.items()}
         cmed = {k: statistics.median(v) for k, v in cpu.items()}
-        print(json.dumps({"bench": "solve-watch", "position": name, "reps": reps,
+        print(json_line({"bench": "solve-watch", "position": name, "reps": reps,
                           "nodes": sorted(nodes), "direct_s": round(med["direct"], 6),
                           "watched_s": round(med["watched"], 6),
                           "watched_over_direct": round(med["watched"] / med["direct"], 4),
@@ -103,7 +105,7 @@ def cli(time_limit):
         r = subprocess.run(args, capture_output=True, text=True, check=True)
         wall = time.perf_counter() - t
     out = json.loads(r.stdout)
-    print(json.dumps({"bench": "solve-default", "time_limit": time_limit,
+    print(json_line({"bench": "solve-default", "time_limit": time_limit,
                       "wall_s": round(wall, 2), "search_s": out["seconds"],
                       "nodes": out["nodes"], "exact": out.get("exact", True),
                       "stopped_by": out.get("stopped_by"), "bounds": out.get("bounds")}),
@@ -111,7 +113,7 @@ def cli(time_limit):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=first_paragraph(__doc__))
     ap.add_argument("--reps", type=int, default=7, help="A/B repetitions (0: skip the A/B)")
     ap.add_argument("--cli", action="store_true", help="time the command on a big endgame")
     ap.add_argument("--cli-time-limit", type=float, default=None,
@@ -124,4 +126,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -51,6 +51,8 @@ import time
 
 import numpy as np
 
+from durak_sim.bench import first_paragraph, json_line, run_script
+
 
 def _beats(c: int, o: int, trump: int) -> bool:
     if c & 3 == o & 3:
@@ -206,7 +208,7 @@ def playout(args) -> None:
         total[k] = spent
         calls[k] = c
     ms = total * 1e3
-    print(json.dumps({
+    print(json_line({
         "bench": "solver-playout", "deals": n, "mean_deal_ms": round(float(ms.mean()), 4),
         "p50_deal_ms": round(float(np.percentile(ms, 50)), 4),
         "p99_deal_ms": round(float(np.percentile(ms, 99)), 4),
@@ -296,7 +298,7 @@ def replay(args, calls: list) -> None:
     ms = times * 1e3
     total = int(nodes.sum())
     digest = hashlib.sha256(json.dumps([a[0] for a in answers]).encode()).hexdigest()
-    print(json.dumps({
+    print(json_line({
         "bench": "solver-replay", "file": str(args.replay), "calls": n, "games": len(stamps),
         "nodes": total, "cap_hits": int(capped.sum()),
         "top1pct_node_share": round(float(top.sum() / max(1, total)), 4),
@@ -312,7 +314,7 @@ def replay(args, calls: list) -> None:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=first_paragraph(__doc__))
     ap.add_argument("--positions", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tt-log2", type=int, default=None,
@@ -413,4 +415,4 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -20,6 +20,9 @@ import subprocess
 import sys
 import time
 
+from durak_sim.bench import first_paragraph, json_line, run_script
+
+
 ONE = """
 import json, sys, time
 from durak_sim.play import play_games
@@ -28,7 +31,8 @@ deals = int(sys.argv[1])
 play_games(["random", "random"], seed=1, deals=range(10), swap=False, threads=1)
 best = min(play_games(["random", "random"], seed=1, deals=range(deals), swap=False,
                       threads=1).seconds for _ in range(3))
-print(json.dumps({"deals_per_s": deals / best}))
+import durak_sim
+print(json.dumps({"deals_per_s": deals / best, "package": durak_sim.__file__}))
 """
 
 
@@ -77,14 +81,24 @@ def ab(site: str, rounds: int, deals: int) -> dict:
 
 
 def _one(path: str, deals: int) -> float:
+    """One fresh process's best of three runs, with the durak_sim package of ``path``
+    (refused when that process imported another one: an A/B of a package against itself
+    would say nothing)."""
+    from durak_sim.errors import UserError
+
     env = {**os.environ, "PYTHONPATH": path}
     out = subprocess.run([sys.executable, "-c", ONE, str(deals)], env=env, check=True,
                          capture_output=True, text=True, cwd="/").stdout
-    return json.loads(out.splitlines()[-1])["deals_per_s"]
+    line = json.loads(out.splitlines()[-1])
+    where = os.path.realpath(line["package"])
+    if not where.startswith(os.path.realpath(path) + os.sep):
+        raise UserError(f"{path} holds no durak_sim package that Python imports first (it "
+                        f"imported {where})")
+    return line["deals_per_s"]
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=first_paragraph(__doc__))
     ap.add_argument("--deals", type=int, default=100_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--lineup", default="random", help="the strategy in every seat")
@@ -93,7 +107,7 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args(argv)
     if args.ab:
-        print(json.dumps(ab(args.ab, args.rounds, args.deals)), flush=True)
+        print(json_line(ab(args.ab, args.rounds, args.deals)), flush=True)
         return
     from durak_sim.rules import VARIANTS
 
@@ -104,8 +118,8 @@ def main(argv=None):
             if name == "podkidnoy" and players == 2:
                 base = line["decisions_per_s"]
             line["ratio_decisions"] = round(line["decisions_per_s"] / base, 3) if base else None
-            print(json.dumps(line), flush=True)
+            print(json_line(line), flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

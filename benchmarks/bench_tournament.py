@@ -36,7 +36,6 @@ report's time (and the slowest) against the targets (play plus storage at most 1
 under 1 s), and how many runs met both.
 """
 import argparse
-import json
 import platform
 import shutil
 import tempfile
@@ -45,6 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
+from durak_sim.bench import first_paragraph, json_line, run_script
 from durak_sim.play import cpu_count, game_schedule, play_schedule
 from durak_sim.tournament import cpu_seconds
 
@@ -114,7 +114,7 @@ def fresh(pairs: int, seed: int, threads: int, chunk: int) -> dict:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=first_paragraph(__doc__))
     ap.add_argument("--pairs", type=int, default=100_000, help="deal pairs (default 100000)")
     ap.add_argument("--threads", type=int, default=None, help="default: all cores")
     ap.add_argument("--chunk", type=int, default=None,
@@ -137,7 +137,7 @@ def main(argv=None):
     for run in range(args.repeat):
         if args.fresh:
             f = fresh(args.pairs, args.seed, threads, chunk)
-            print(json.dumps({"bench": "tournament-fresh", "run": run, "pairing": "random,easy",
+            print(json_line({"bench": "tournament-fresh", "run": run, "pairing": "random,easy",
                               "pairs": args.pairs, "threads": threads, "chunk": chunk,
                               **{k: round(v, 4) for k, v in f.items()},
                               "ratio": round(f["tournament_s"] / f["bare_s"], 4),
@@ -161,10 +161,10 @@ def main(argv=None):
                 "compile_s": round(compile_s, 4), "cpus": cpu_count(),
                 "machine": platform.machine(), "python": platform.python_version(),
                 "durak_sim": __version__}
-        print(json.dumps(line), flush=True)
+        print(json_line(line), flush=True)
         lines.append(line)
     if len(lines) > 1:
-        print(json.dumps(summary(lines)), flush=True)
+        print(json_line(summary(lines)), flush=True)
 
 
 def summary(lines: list) -> dict:
@@ -194,4 +194,4 @@ def summary(lines: list) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

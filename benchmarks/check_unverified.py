@@ -17,6 +17,8 @@ import argparse
 import json
 import time
 
+from durak_sim.bench import first_paragraph, json_line, run_script
+
 
 def verdict(result, action: str) -> bool | None:
     """True when ``action`` (hard's, in record notation: a defence's target only when its
@@ -41,7 +43,7 @@ def verdict(result, action: str) -> bool | None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=first_paragraph(__doc__))
     ap.add_argument("file")
     ap.add_argument("--max-nodes", type=int, default=3_000_000_000,
                     help="node cap of each position's search")
@@ -63,15 +65,15 @@ def main(argv=None) -> int:
         action = action_str(d["action"])
         v = verdict(r, action)
         counts["kept" if v else "open" if v is None else "left"] += 1
-        print(json.dumps({"deal": d["deal"], "hard_seat": d["hard_seat"], "action": action,
+        print(json_line({"deal": d["deal"], "hard_seat": d["hard_seat"], "action": action,
                           "kept": v, "value": r.value, "exact": r.exact,
                           "best_actions": r.best_actions, "nodes": r.nodes,
                           "seconds": round(r.seconds, 2)}), flush=True)
-    print(json.dumps({"bench": "check-unverified", "decisions": len(decisions), **counts,
+    print(json_line({"bench": "check-unverified", "decisions": len(decisions), **counts,
                       "max_nodes": args.max_nodes, "table_log2": args.table_log2,
                       "wall_s": round(time.perf_counter() - t, 1)}), flush=True)
     return 1 if counts["left"] else 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_script(main)

@@ -24,7 +24,6 @@ one that waited: a load that missed the cache shows as a hot instruction right a
 import argparse
 import bisect
 import collections
-import json
 import os
 import shutil
 import signal
@@ -33,6 +32,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from durak_sim.bench import first_paragraph, json_line, run_script
 
 
 def _compiled_libraries(module):
@@ -95,7 +96,7 @@ def _short(name: str) -> str:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=first_paragraph(__doc__))
     ap.add_argument("--replay", required=True, help="a decision log (bench_hard_endgame.py "
                     "--dump-decisions)")
     ap.add_argument("--repeat", type=int, default=3)
@@ -198,11 +199,11 @@ def main(argv=None) -> None:
         with open(out / f"{fname}.blocks.txt", "w", encoding="utf-8") as f:
             for b in sorted(blocks):
                 f.write(f"+{b * 256:5x}..+{b * 256 + 255:5x} {100 * blocks[b] / total:6.2f}%\n")
-    print(json.dumps({"bench": "solver-profile", "file": args.replay, "calls": len(calls),
+    print(json_line({"bench": "solver-profile", "file": args.replay, "calls": len(calls),
                       "repeat": args.repeat, "samples": len(ips), "hot": hot,
                       "replay_s": round(seconds, 3), "compile_s": round(compile_s, 3),
                       "out": str(out)}))
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

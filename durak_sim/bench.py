@@ -118,3 +118,57 @@ def run_reference_bench(names: Sequence[str], *, deals: int = 2_000, repeat: int
         "cpus": cpu_count(), "machine": platform.machine(),
         "python": platform.python_version(), "durak_sim": __version__,
     }
+
+
+# ---------------------------------------------------------------- the benchmark scripts' ways
+def json_line(obj) -> str:
+    """``obj`` as one line of strict JSON: NaN and the infinities (an interval nobody can
+    give, a ratio of nothing) as ``null``, which every JSON reader takes.
+
+    >>> json_line({"rate": float("nan"), "ci": [0.5, float("inf")], "n": 3})
+    '{"rate": null, "ci": [0.5, null], "n": 3}'
+    """
+    import json
+    import math
+
+    def clean(x):
+        if isinstance(x, float) and not math.isfinite(x):
+            return None
+        if isinstance(x, dict):
+            return {k: clean(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [clean(v) for v in x]
+        return x
+
+    return json.dumps(clean(obj), allow_nan=False)
+
+
+def first_paragraph(doc: str) -> str:
+    """A docstring's first paragraph as one line (a script's ``--help`` description).
+
+    >>> first_paragraph("Time the kernel\\nat every table.\\n\\nMore.")
+    'Time the kernel at every table.'
+    """
+    return " ".join(doc.strip().split("\n\n")[0].split())
+
+
+def run_script(main) -> None:
+    """Run a benchmark script's ``main()``: an error a user can cause (a bad option value,
+    an unknown strategy or ruleset, a file that cannot be read) is one line on stderr and
+    exit code 2, as in the commands; ``main``'s return value is the exit code."""
+    import sys
+
+    from .errors import EXIT_USAGE, UserError
+    from .registry import StrategyError
+    from .rules import RulesError
+
+    try:
+        code = main()
+    except (UserError, StrategyError, RulesError) as exc:
+        print(f"{sys.argv[0]}: error: {exc}", file=sys.stderr)
+        code = EXIT_USAGE
+    except OSError as exc:
+        name = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        print(f"{sys.argv[0]}: error: {name}{exc.strerror or exc}", file=sys.stderr)
+        code = EXIT_USAGE
+    raise SystemExit(code)

@@ -236,3 +236,29 @@ def test_coverage_benchmark_prints_a_line_per_interval_column(tmp_path, players,
     assert all(x["runs"] + x["no_interval"] == 2 for x in cols)
     assert all(0 <= x["coverage"] <= 1 for x in cols if x["runs"])
     assert lines[-1]["bench"] == "coverage-summary" and lines[-1]["runs"] == 2
+
+
+@pytest.mark.parametrize("script,args,said", [
+    ("bench_kernel.py", ["--pairing", "foo,bar"], "unknown strategy 'foo'"),
+    ("bench_solver.py", ["--replay", "/nonexistent/log.jsonl"], "/nonexistent/log.jsonl: "),
+    ("bench_hard_endgame.py", ["--rules", "bogus"], "unknown ruleset 'bogus'"),
+    ("bench_normal_tables.py", ["--only", "bogus-9"], "--only: no table bogus-9"),
+    ("bench_coverage.py", ["--players", "4", "--runs", "1"], "--players 4 needs --levels"),
+    ("bench_tables.py", ["--ab", "/nonexistent/site", "--rounds", "1", "--deals", "100"],
+     "/nonexistent/site holds no durak_sim package"),
+])
+def test_a_benchmark_given_bad_input_says_so_in_one_line(script, args, said):
+    """As the commands do: one line on stderr, exit code 2, no traceback."""
+    r = subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True,
+                       text=True)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and said in lines[0] and lines[0].startswith(str(BENCH / script))
+
+
+def test_a_benchmark_s_help_says_its_whole_first_paragraph():
+    """(it said only the docstring's first line, cut mid-sentence)"""
+    out = subprocess.run([sys.executable, str(BENCH / "bench_hard_endgame.py"), "--help"],
+                         capture_output=True, text=True, check=True).stdout
+    first = " ".join(out.split("\n\n")[1].split())
+    assert first.endswith(".") and "how often its search" in first
