@@ -452,7 +452,15 @@ def bench(pairing, deals, thread_list, repeat, seed, progress, rules_spec, plugi
     Each timed run is one kernel call of DEALS deals: choose --deals so that a run takes
     seconds, not minutes, for a slow pairing. Ctrl-C stops the run under way between two
     games (exit code 130); the thread counts printed before it stand, that run is not
-    reported."""
+    reported.
+
+    \b
+    A line's fields: bench ("kernel"), pairing, rules, versions (each strategy's),
+    threads, deals, repeat; seconds_best and seconds_median of the timed runs;
+    deals_per_s and decisions_per_s of the best run; decisions_per_deal (the
+    strategies' decisions, forced moves not counted); compile_s (compiling or loading
+    from numba's cache, before and apart from the timed runs); cpus, machine, python,
+    numba, durak_sim and numpy (what ran it)."""
     from .bench import run_bench
     from .progress import Board, live, print_line
 
