@@ -259,6 +259,34 @@ def test_the_kernel_begins_no_game_once_the_stop_flag_is_set():
     assert np.array_equal(cut.results, whole.results)
 
 
+def test_a_stop_on_two_threads_keeps_the_games_before_the_first_not_played():
+    """Each chunk marks only its first game not played (a huge batch's other rows are left
+    untouched); the games kept are those before the batch's first such row, on two threads
+    and in series alike, and they are the unstopped run's."""
+    import threading
+
+    import numpy as np
+
+    from durak_sim.play import play_games, play_series
+
+    flag = np.ones(1, np.int64)
+    assert len(play_series(["random", "easy"], seed=1, series=range(10), deals=3,
+                           stop=flag)) == 0
+    for run in (lambda stop, n: play_games(["random", "easy"], seed=4, deals=range(n),
+                                           threads=2, stop=stop),
+                lambda stop, n: play_series(["random", "easy"], seed=4, series=range(n),
+                                            deals=3, threads=2, stop=stop)):
+        run(None, 10)   # compiled
+        flag[0] = 0
+        timer = threading.Timer(1.0, lambda: flag.__setitem__(0, 1))
+        timer.start()
+        cut = run(flag, 1_000_000)   # (about ten seconds unstopped)
+        timer.join()
+        assert 0 < len(cut) < 2_000_000
+        whole = run(None, len(cut) // (2 if cut.series_deal is None else 3))
+        assert np.array_equal(cut.results, whole.results)
+
+
 def test_bench_s_json_lines_stay_whole_above_the_board_on_a_narrow_terminal():
     """On a terminal the progress board is live and the JSON lines go above it: each stays
     one line, however narrow the terminal (rich broke them at its width)."""

@@ -181,8 +181,11 @@ def _keep_record(st, hist, g, rec_actions, rec_decks):
 def play_range(seed, deals, rots, fns, kinds, players, hand_target, flags, mem_size, resets, lo, hi,
                results, record, rec_actions, rec_decks, stop):
     """Play games ``lo..hi-1`` of a batch serially with buffers of its own; write game
-    ``g``'s result into ``results[g]``. A game that would begin once ``stop[0]`` is set (by
-    another thread: Ctrl-C) is not played: its ``R_ERROR`` is ``ERR_STOPPED``. With
+    ``g``'s result into ``results[g]``. Once ``stop[0]`` is set (by another thread: Ctrl-C)
+    no game begins: the first one not played says ``ERR_STOPPED`` in ``R_ERROR`` and the
+    rest of the range is left as it was (chunks are claimed in order, so the caller keeps
+    the games before the batch's first such row; marking every row would cost a page of a
+    huge batch's results each). With
     ``record`` each game's history and deck are copied to ``rec_actions[g]``,
     ``rec_decks[g]``."""
     st = np.zeros(S_SIZE, np.int64)
@@ -200,7 +203,7 @@ def play_range(seed, deals, rots, fns, kinds, players, hand_target, flags, mem_s
     for g in range(lo, hi):
         if stop[0] != 0:
             results[g, R_ERROR] = ERR_STOPPED
-            continue
+            break
         rot = rots[g]
         _new_game(st, seed, deals[g], np.int64(0), np.int64(1), np.int64(1), players,
                   hand_target, flags, dealer, True, rot, resets, rngs, mems)
@@ -234,7 +237,8 @@ def play_series_range(seed, series, rots, n_deals, fns, kinds, players, hand_tar
                       resets, lo, hi, results, record, rec_actions, rec_decks, stop):
     """Play series ``lo..hi-1`` (each ``n_deals`` deals at one table, R9): deal ``k`` of
     series ``series[j]`` lands in row ``j * n_deals + k`` (E13 streams, R9.1 dealers).
-    Once ``stop[0]`` is set no further series begins (its rows say ``ERR_STOPPED``)."""
+    Once ``stop[0]`` is set no further series begins: the first row of the first one not
+    played says ``ERR_STOPPED`` (as in ``play_range``)."""
     st = np.zeros(S_SIZE, np.int64)
     obs = np.zeros(OBS_SIZE, np.int64)
     legal = np.zeros(LEGAL_BUFFER, np.int64)
@@ -247,9 +251,8 @@ def play_series_range(seed, series, rots, n_deals, fns, kinds, players, hand_tar
     mem1 = mems[1]
     for j in range(lo, hi):
         if stop[0] != 0:
-            for k in range(n_deals):
-                results[j * n_deals + k, R_ERROR] = ERR_STOPPED
-            continue
+            results[j * n_deals, R_ERROR] = ERR_STOPPED
+            break
         dealer = players - 1
         rot = rots[j]
         for k in range(n_deals):
