@@ -86,12 +86,13 @@ def _one(path: str, deals: int) -> float:
     would say nothing)."""
     from durak_sim.errors import UserError
 
+    path = os.path.abspath(path)   # (the child runs in /)
     env = {**os.environ, "PYTHONPATH": path}
     out = subprocess.run([sys.executable, "-c", ONE, str(deals)], env=env, check=True,
                          capture_output=True, text=True, cwd="/").stdout
     line = json.loads(out.splitlines()[-1])
-    where = os.path.realpath(line["package"])
-    if not where.startswith(os.path.realpath(path) + os.sep):
+    where = os.path.abspath(line["package"])
+    if not where.startswith(path + os.sep):
         raise UserError(f"{path} holds no durak_sim package that Python imports first (it "
                         f"imported {where})")
     return line["deals_per_s"]

@@ -48,7 +48,7 @@ def page_text(name: str) -> str:
 def docs_command(name):
     """Print the page NAME of durak-sim's documentation (the rules, the rulesets, the
     record, position and observation formats, the engine protocol); without NAME, list
-    the pages. The help texts cite them as docs/NAME.md."""
+    the pages. The help texts cite them by NAME (durak-sim docs NAME)."""
     if name is None:
         known = pages()
         width = max(map(len, known))

@@ -31,10 +31,16 @@ def split_list(text: str) -> list[str]:
 
     >>> split_list('easy,engine:bot.py "x,y.log",hard')
     ['easy', 'engine:bot.py "x,y.log"', 'hard']
+    >>> split_list(r'engine:bot.py "a\\"b,c",easy')   # (a backslash escapes, as in shlex)
+    ['engine:bot.py "a\\\\"b,c"', 'easy']
     """
-    items, item, quote = [], [], None
+    items, item, quote, escaped = [], [], None, False
     for ch in text:
-        if quote is not None:
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quote != "'":
+            escaped = True
+        elif quote is not None:
             quote = None if ch == quote else quote
         elif ch in "'\"":
             quote = ch

@@ -173,9 +173,13 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
     # that came twice at once: ``timeout``) waits for them, then ends the command (130)
     with held_interrupts(reraise=False) as held:
         _keep_record(path, session.record())
-        _closing_lines(screen, session, status, claimed.written,
-                       _again_command(seed, deal, ais, rules, plugins))
-        sys.stdout.flush()
+        try:
+            _closing_lines(screen, session, status, claimed.written,
+                           _again_command(seed, deal, ais, rules, plugins))
+            sys.stdout.flush()
+        except BrokenPipeError:   # (stdout closed: | head) a failure is still said
+            if failure is None:
+                raise
     if claimed.kept is not None:   # a file appeared at the record's path while you played
         click.echo(f"durak-sim: {'' if failure else 'error: '}{claimed.message}", err=True)
     if failure is not None:

@@ -22,6 +22,17 @@ _STARTER: queue.Queue | None = None
 _STARTER_LOCK = threading.Lock()
 
 
+def _forgotten_in_child() -> None:
+    """A forked child has no starter thread (only the forking thread is copied), and the
+    lock may have been held: it starts afresh."""
+    global _STARTER, _STARTER_LOCK
+    _STARTER, _STARTER_LOCK = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forgotten_in_child)
+
+
 def _dies_with_us():
     """What the engine's process runs before its program (``preexec_fn``): on Linux, ask
     for SIGKILL when this process dies (module docstring); None elsewhere. Call it on the

@@ -137,6 +137,7 @@ class PlaySession:
         self.pace, self.auto_hint, self.sleep = pace, hint, sleep
         self.screen.trump_suit = int(self.game.observation(0)[O_TRUMP_SUIT])
         self._hinter = None
+        self._trying = advisor   # the adviser being made ready
         self.advisor = advisor   # the Strategy whose advice hint shows (None: the strongest)
         self._took = False
         self._full_told = None   # (bout, attacks) whose full bout was told
@@ -481,9 +482,10 @@ class PlaySession:
         game goes on (the next hint asks it again)."""
         from .errors import StrategyFailure, describe_failure, game_at
 
-        strat = self._hinter[0] if self._hinter is not None else self.advisor
+        strat = self._hinter[0] if self._hinter is not None else self._trying
         self._hinter = None
-        where, at = f"adviser {strat.name!r} (seat 0)", game_at(self.seed, self.deal)
+        name = repr(strat.name) if strat is not None else "(none chosen yet)"
+        where, at = f"adviser {name} (seat 0)", game_at(self.seed, self.deal)
         what = exc.one_line(where, at) if isinstance(exc, StrategyFailure) else \
             f"{where} {describe_failure(exc)} {at}"
         return f"no hint: {what}"
@@ -504,6 +506,7 @@ class PlaySession:
                 strat = get_strategy(name)
                 if strat.supports(self.rules):
                     break
+            self._trying = strat   # (named if its compile fails)
             prepare([strat], kernel=False, notice=self.screen.say)
             _, mems = seat_inputs(self.seed, self.deal, [strat])
             self._hinter = (strat, mems[0])

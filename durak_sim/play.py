@@ -349,7 +349,7 @@ def _deal_array(deals) -> np.ndarray:
         else list(deals)
     a = np.asarray(seq)
     mixed = a.dtype.kind in "iu" and isinstance(seq, (list, tuple)) and \
-        any(type(x) is bool for x in seq)   # numpy reads [1, True] as [1, 1]
+        any(isinstance(x, (bool, np.bool_)) for x in seq)   # numpy reads [1, True] as [1, 1]
     if (a.dtype.kind not in "iu" or mixed) and a.size:
         items = seq if isinstance(seq, (list, tuple)) else a.flat
         bad = [x for x in items if not _is_index(x)][:1]
@@ -479,11 +479,12 @@ def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record,
     actions = decks = None
     flag = np.zeros(1, np.int64) if stop is None else stop
     call = Call(seed, fns, rules, mem_size, resets, n_series_deals)
+    if record:   # (a MemoryError here is the machine's, not a strategy's)
+        actions = np.zeros((n, L.MAX_ACTIONS), np.int64)
+        decks = np.zeros((n, 36), np.int64)
     t1 = time.perf_counter()
     try:
         if record:
-            actions = np.zeros((n, L.MAX_ACTIONS), np.int64)
-            decks = np.zeros((n, 36), np.int64)
             step = max(1, RECORD_BLOCK // per)
             for lo in range(0, len(deals), step):
                 hi = min(len(deals), lo + step)

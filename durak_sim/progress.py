@@ -215,8 +215,9 @@ def _clock(seconds: float) -> str:
 
 
 def print_line(board: Board, text: str) -> None:
-    """``text`` as one line on stdout; while ``board`` is live on a terminal stdout, above
-    the board and not broken at the terminal's width (rich breaks what it redirects there:
+    """``text`` as one line on stdout; while ``board`` is live and stdout is a terminal,
+    on the board's console above the board, where rich's live display takes stdout's lines
+    (:func:`live`), and not broken at the terminal's width (rich breaks what it redirects:
     a JSON line must stay one line)."""
     import sys
 

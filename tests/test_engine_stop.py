@@ -162,3 +162,31 @@ def test_an_engine_started_off_the_main_thread_dies_with_the_process(tmp_path):
     while not all(gone(int(p)) for p in started) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert all(gone(int(p)) for p in started)
+
+
+def test_a_forked_child_starts_its_engines_without_the_parent_s_starter_thread():
+    """engine_spawn's starter thread is not in a forked child: the child starts a new one
+    (it waited for ever on the parent's)."""
+    import os
+    import threading
+
+    from durak_sim import engine_spawn
+
+    started = []
+    t = threading.Thread(target=lambda: started.append(engine_spawn.popen(["true"])))
+    t.start()
+    t.join()
+    started[0].wait()
+    pid = os.fork()
+    if pid == 0:   # the child: a non-main thread starts a process
+        code = 1
+        try:
+            box = []
+            t = threading.Thread(target=lambda: box.append(engine_spawn.popen(["true"])))
+            t.start()
+            t.join(10)
+            code = 0 if box and box[0].wait(10) == 0 else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -359,7 +359,8 @@ def test_the_library_refuses_what_the_commands_refuse():
     from durak_sim.rules import Rules
     from durak_sim.solve import solve
 
-    for deals in ([1.5], ["3"], [True], [1, True], (0, False), np.array([2.0])):
+    for deals in ([1.5], ["3"], [True], [1, True], (0, False), [1, np.True_],
+                  np.array([2.0])):
         with pytest.raises(UserError, match="deal indices must be whole numbers"):
             play_games(["random", "easy"], seed=1, deals=deals)
     with pytest.raises(UserError, match="whole numbers, not 7.9"):

@@ -123,3 +123,20 @@ def test_a_comma_inside_quotes_does_not_split_a_line_up():
     assert split_list('easy,engine:bot.py "x,y.log",hard') == \
         ["easy", 'engine:bot.py "x,y.log"', "hard"]
     assert split_list("engine:'a,b',easy") == ["engine:'a,b'", "easy"]
+
+
+def test_a_default_adviser_that_cannot_be_made_ready_fails_its_hint_only(monkeypatch):
+    """No --advisor: the adviser is chosen (expert here) and compiled on the first hint; a
+    failure there is its hint's line too (it was an AttributeError that lost the game)."""
+    from durak_sim import play
+    from durak_sim.errors import StrategyFailure
+
+    def cannot(*args, **kwargs):
+        raise StrategyFailure("strategy 'expert' does not compile for the kernel: MemoryError")
+
+    monkeypatch.setattr(play, "prepare", cannot)
+    s = _session()
+    obs = s.game.observation(0)
+    (line,) = s.hint_lines(obs, s.game.legal_actions())
+    assert line.startswith("no hint: ") and "MemoryError" in line
+
