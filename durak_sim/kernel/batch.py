@@ -23,7 +23,7 @@ from .bits import lowest, popcount
 from .config import JIT
 from .engine import (INLINE, apply_action, deal_into, fill_general, fill_legal, in_legal_set,
                      in_list, legal_set)
-from .intrinsics import fetch_add, hold
+from .intrinsics import fetch_add, hold, unowned
 from .layout import (R_CAPPED, S_CAPPED, ERR_ILLEGAL, ERR_STOPPED, ERR_TOO_LONG, MAX_ACTIONS, R_BOUTS,
                      R_CARDS_LEFT, R_DEALER, R_DECISIONS, R_DURAK, R_DURAK_TEAM, R_ERROR,
                      R_ERROR_ACTION, R_ERROR_SEAT, R_FIRST, R_N_ACTIONS, R_N_OUT, R_OUT,
@@ -177,6 +177,17 @@ def _keep_record(st, hist, g, rec_actions, rec_decks):
     hold(rec_decks)
 
 
+@numba.njit(**INLINE)
+def _hold_buffers(st, obs, legal, hist, rngs, mems):
+    """Keep the buffers that ``unowned`` views borrow alive up to here."""
+    hold(st)
+    hold(obs)
+    hold(legal)
+    hold(hist)
+    hold(rngs)
+    hold(mems)
+
+
 @numba.njit(**JIT)
 def play_range(seed, deals, rots, fns, kinds, players, hand_target, flags, mem_size, resets, lo, hi,
                results, record, rec_actions, rec_decks, stop):
@@ -188,12 +199,22 @@ def play_range(seed, deals, rots, fns, kinds, players, hand_target, flags, mem_s
     huge batch's results each). With
     ``record`` each game's history and deck are copied to ``rec_actions[g]``,
     ``rec_decks[g]``."""
-    st = np.zeros(S_SIZE, np.int64)
-    obs = np.zeros(OBS_SIZE, np.int64)
-    legal = np.zeros(LEGAL_BUFFER, np.int64)
-    hist = np.zeros(MAX_ACTIONS, np.int64)
-    rngs = np.zeros((max(players, 2), 1), np.uint64)
-    mems = np.zeros((max(players, 2), mem_size), np.int64)
+    st_b = np.zeros(S_SIZE, np.int64)
+    obs_b = np.zeros(OBS_SIZE, np.int64)
+    legal_b = np.zeros(LEGAL_BUFFER, np.int64)
+    hist_b = np.zeros(MAX_ACTIONS, np.int64)
+    rngs_b = np.zeros((max(players, 2), 1), np.uint64)
+    mems_b = np.zeros((max(players, 2), mem_size), np.int64)
+    # the buffers as arrays without an owner (intrinsics.unowned; the *_b arrays own them
+    # and are held to the end): the helpers' reference counts of them, per decision where a
+    # strategy is asked, are null tests instead of atomic operations
+    st = unowned(st_b)
+    obs = unowned(obs_b)
+    legal = unowned(legal_b)
+    hist = unowned(hist_b)
+    rngs = unowned(rngs_b)
+    mems = unowned(mems_b)
+    kinds = unowned(kinds)
     # seats 0 and 1 get views made once (a view per decision costs two atomic refcounts)
     rng0 = rngs[0]
     rng1 = rngs[1]
@@ -212,6 +233,7 @@ def play_range(seed, deals, rots, fns, kinds, players, hand_target, flags, mem_s
         _result(st, d, e, es, ea, results, g)
         if record:
             _keep_record(st, hist, g, rec_actions, rec_decks)
+    _hold_buffers(st_b, obs_b, legal_b, hist_b, rngs_b, mems_b)
 
 
 @numba.njit(**JIT)
@@ -239,12 +261,22 @@ def play_series_range(seed, series, rots, n_deals, fns, kinds, players, hand_tar
     series ``series[j]`` lands in row ``j * n_deals + k`` (E13 streams, R9.1 dealers).
     Once ``stop[0]`` is set no further series begins: the first row of the first one not
     played says ``ERR_STOPPED`` (as in ``play_range``)."""
-    st = np.zeros(S_SIZE, np.int64)
-    obs = np.zeros(OBS_SIZE, np.int64)
-    legal = np.zeros(LEGAL_BUFFER, np.int64)
-    hist = np.zeros(MAX_ACTIONS, np.int64)
-    rngs = np.zeros((max(players, 2), 1), np.uint64)
-    mems = np.zeros((max(players, 2), mem_size), np.int64)
+    st_b = np.zeros(S_SIZE, np.int64)
+    obs_b = np.zeros(OBS_SIZE, np.int64)
+    legal_b = np.zeros(LEGAL_BUFFER, np.int64)
+    hist_b = np.zeros(MAX_ACTIONS, np.int64)
+    rngs_b = np.zeros((max(players, 2), 1), np.uint64)
+    mems_b = np.zeros((max(players, 2), mem_size), np.int64)
+    # the buffers as arrays without an owner (intrinsics.unowned; the *_b arrays own them
+    # and are held to the end): the helpers' reference counts of them, per decision where a
+    # strategy is asked, are null tests instead of atomic operations
+    st = unowned(st_b)
+    obs = unowned(obs_b)
+    legal = unowned(legal_b)
+    hist = unowned(hist_b)
+    rngs = unowned(rngs_b)
+    mems = unowned(mems_b)
+    kinds = unowned(kinds)
     rng0 = rngs[0]
     rng1 = rngs[1]
     mem0 = mems[0]
@@ -270,6 +302,7 @@ def play_series_range(seed, series, rots, n_deals, fns, kinds, players, hand_tar
                     results[j * n_deals + k2, R_ERROR] = ERR_STOPPED
                 break
             dealer = next_dealer(st, dealer)
+    _hold_buffers(st_b, obs_b, legal_b, hist_b, rngs_b, mems_b)
 
 
 @numba.njit(parallel=True, **JIT)

@@ -1,7 +1,8 @@
-"""Three small LLVM-level helpers of the hot loop (and their plain twins under
+"""Four small LLVM-level helpers of the hot loop (and their plain twins under
 ``NUMBA_DISABLE_JIT=1``): ``hold`` (no code: keeps an array alive, so that numba's refcount
 pruning removes its increment/decrement pair), ``copy_obs`` (the observation block as
-vector moves) and ``fetch_add`` (an atomic counter for the batch's chunk claiming)."""
+vector moves), ``fetch_add`` (an atomic counter for the batch's chunk claiming) and
+``unowned`` (an array without its owner, whose reference counts are no atomic operations)."""
 import os
 
 from ..observation import OBS_SIZE
@@ -18,6 +19,9 @@ if os.environ.get("NUMBA_DISABLE_JIT", "0") == "1":  # pragma: no cover - exerci
         old = counter[0]
         counter[0] += value
         return old
+
+    def unowned(a):
+        return a
 
 else:
     from llvmlite import ir
@@ -65,5 +69,26 @@ else:
         def codegen(context, builder, signature, args):
             c = context.make_array(signature.args[0])(context, builder, args[0])
             return builder.atomic_rmw("add", c.data, args[1], "monotonic")
+
+        return sig, codegen
+
+    @intrinsic
+    def unowned(typingctx, a):
+        """The array ``a`` without its owner (meminfo and parent null): the same data, shape
+        and strides, but every reference count taken of it (or of a view of it) is a null
+        test instead of an atomic operation. The caller keeps ``a`` alive (``hold``) for as
+        long as the result is used. The batch player passes its per-game buffers this way:
+        numba increfs and decrefs a helper's array arguments unless its refcount pruning
+        can pair them, and it cannot once a strategy is called in between (the call's error
+        exit), which cost two atomic operations per array argument per decision."""
+        if not isinstance(a, nbtypes.Array):
+            return None
+        sig = a(a)
+
+        def codegen(context, builder, signature, args):
+            ary = context.make_array(signature.args[0])(context, builder, args[0])
+            ary.meminfo = ir.Constant(ary.meminfo.type, None)
+            ary.parent = ir.Constant(ary.parent.type, None)
+            return ary._getvalue()
 
         return sig, codegen
