@@ -178,14 +178,30 @@ def _keep_record(st, hist, g, rec_actions, rec_decks):
 
 
 @numba.njit(**INLINE)
-def _hold_buffers(st, obs, legal, hist, rngs, mems):
-    """Keep the buffers that ``unowned`` views borrow alive up to here."""
-    hold(st)
-    hold(obs)
-    hold(legal)
-    hold(hist)
-    hold(rngs)
-    hold(mems)
+def _buffers(players, mem_size):
+    """``(owners, lent)``: a thread's buffers for a batch's games (the state, observation,
+    legal list, history, seat streams and workspaces), and the same arrays without an owner
+    (``intrinsics.unowned``), which the helpers are given: their reference counts of them,
+    per decision where a strategy is asked, are null tests instead of atomic operations.
+    The caller keeps ``owners`` alive to its end (:func:`_hold_buffers`)."""
+    owners = (np.zeros(S_SIZE, np.int64), np.zeros(OBS_SIZE, np.int64),
+              np.zeros(LEGAL_BUFFER, np.int64), np.zeros(MAX_ACTIONS, np.int64),
+              np.zeros((max(players, 2), 1), np.uint64),
+              np.zeros((max(players, 2), mem_size), np.int64))
+    lent = (unowned(owners[0]), unowned(owners[1]), unowned(owners[2]), unowned(owners[3]),
+            unowned(owners[4]), unowned(owners[5]))
+    return owners, lent
+
+
+@numba.njit(**INLINE)
+def _hold_buffers(owners):
+    """Keep the buffers that :func:`_buffers` lent alive up to here."""
+    hold(owners[0])
+    hold(owners[1])
+    hold(owners[2])
+    hold(owners[3])
+    hold(owners[4])
+    hold(owners[5])
 
 
 @numba.njit(**JIT)
@@ -199,21 +215,7 @@ def play_range(seed, deals, rots, fns, kinds, players, hand_target, flags, mem_s
     huge batch's results each). With
     ``record`` each game's history and deck are copied to ``rec_actions[g]``,
     ``rec_decks[g]``."""
-    st_b = np.zeros(S_SIZE, np.int64)
-    obs_b = np.zeros(OBS_SIZE, np.int64)
-    legal_b = np.zeros(LEGAL_BUFFER, np.int64)
-    hist_b = np.zeros(MAX_ACTIONS, np.int64)
-    rngs_b = np.zeros((max(players, 2), 1), np.uint64)
-    mems_b = np.zeros((max(players, 2), mem_size), np.int64)
-    # the buffers as arrays without an owner (intrinsics.unowned; the *_b arrays own them
-    # and are held to the end): the helpers' reference counts of them, per decision where a
-    # strategy is asked, are null tests instead of atomic operations
-    st = unowned(st_b)
-    obs = unowned(obs_b)
-    legal = unowned(legal_b)
-    hist = unowned(hist_b)
-    rngs = unowned(rngs_b)
-    mems = unowned(mems_b)
+    owners, (st, obs, legal, hist, rngs, mems) = _buffers(players, mem_size)
     kinds = unowned(kinds)
     # seats 0 and 1 get views made once (a view per decision costs two atomic refcounts)
     rng0 = rngs[0]
@@ -233,7 +235,7 @@ def play_range(seed, deals, rots, fns, kinds, players, hand_target, flags, mem_s
         _result(st, d, e, es, ea, results, g)
         if record:
             _keep_record(st, hist, g, rec_actions, rec_decks)
-    _hold_buffers(st_b, obs_b, legal_b, hist_b, rngs_b, mems_b)
+    _hold_buffers(owners)
 
 
 @numba.njit(**JIT)
@@ -261,21 +263,7 @@ def play_series_range(seed, series, rots, n_deals, fns, kinds, players, hand_tar
     series ``series[j]`` lands in row ``j * n_deals + k`` (E13 streams, R9.1 dealers).
     Once ``stop[0]`` is set no further series begins: the first row of the first one not
     played says ``ERR_STOPPED`` (as in ``play_range``)."""
-    st_b = np.zeros(S_SIZE, np.int64)
-    obs_b = np.zeros(OBS_SIZE, np.int64)
-    legal_b = np.zeros(LEGAL_BUFFER, np.int64)
-    hist_b = np.zeros(MAX_ACTIONS, np.int64)
-    rngs_b = np.zeros((max(players, 2), 1), np.uint64)
-    mems_b = np.zeros((max(players, 2), mem_size), np.int64)
-    # the buffers as arrays without an owner (intrinsics.unowned; the *_b arrays own them
-    # and are held to the end): the helpers' reference counts of them, per decision where a
-    # strategy is asked, are null tests instead of atomic operations
-    st = unowned(st_b)
-    obs = unowned(obs_b)
-    legal = unowned(legal_b)
-    hist = unowned(hist_b)
-    rngs = unowned(rngs_b)
-    mems = unowned(mems_b)
+    owners, (st, obs, legal, hist, rngs, mems) = _buffers(players, mem_size)
     kinds = unowned(kinds)
     rng0 = rngs[0]
     rng1 = rngs[1]
@@ -302,7 +290,7 @@ def play_series_range(seed, series, rots, n_deals, fns, kinds, players, hand_tar
                     results[j * n_deals + k2, R_ERROR] = ERR_STOPPED
                 break
             dealer = next_dealer(st, dealer)
-    _hold_buffers(st_b, obs_b, legal_b, hist_b, rngs_b, mems_b)
+    _hold_buffers(owners)
 
 
 @numba.njit(parallel=True, **JIT)
