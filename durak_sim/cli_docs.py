@@ -36,11 +36,11 @@ def pages() -> dict[str, str]:
 def page_text(name: str) -> str:
     """The text of the page ``name`` (``rules``, ``rulesets.md``, any case); an unknown
     name is a :class:`UserError` that lists the pages."""
-    known = pages()
     key = name.strip().lower().removesuffix(".md")
-    if key not in known:
-        raise UserError(f"no page {name!r}: the pages are {', '.join(known)}")
-    return (folder() / f"{key}.md").read_text(encoding="utf-8")
+    page = folder() / f"{key}.md"
+    if "/" in key or not page.is_file():
+        raise UserError(f"no page {name!r}: the pages are {', '.join(pages())}")
+    return page.read_text(encoding="utf-8")
 
 
 @click.command("docs")

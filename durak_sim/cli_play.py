@@ -11,7 +11,7 @@ import click
 from .cli_rules import rules_options
 from .errors import ExitNow, UserError
 from .cli_options import (PathParam, Seconds, apply_engine_settings, engine_timeout_option,
-                          stdout_to_devnull)
+                          split_list, stdout_to_devnull)
 from .limits import MAX_INDEX
 
 RUNS_DIR = Path("reports/runs")
@@ -35,8 +35,6 @@ def _lineup(ai: str | None, rules_spec: dict):
     from .cli_rules import make_rules
     from .play import check_supported, resolve_strategies
     from .rules import MAX_PLAYERS
-
-    from .cli_options import split_list
 
     names = [n.strip() for n in split_list(ai)] if ai is not None else []
     if any(not n for n in names):

@@ -137,7 +137,7 @@ class PlaySession:
         self.pace, self.auto_hint, self.sleep = pace, hint, sleep
         self.screen.trump_suit = int(self.game.observation(0)[O_TRUMP_SUIT])
         self._hinter = None
-        self._trying = advisor   # the adviser being made ready
+        self._trying = advisor   # the adviser asked last (None: not chosen yet)
         self.advisor = advisor   # the Strategy whose advice hint shows (None: the strongest)
         self._took = False
         self._full_told = None   # (bout, attacks) whose full bout was told
@@ -482,7 +482,7 @@ class PlaySession:
         game goes on (the next hint asks it again)."""
         from .errors import StrategyFailure, describe_failure, game_at
 
-        strat = self._hinter[0] if self._hinter is not None else self._trying
+        strat = self._trying
         self._hinter = None
         name = repr(strat.name) if strat is not None else "(none chosen yet)"
         where, at = f"adviser {name} (seat 0)", game_at(self.seed, self.deal)
@@ -506,7 +506,7 @@ class PlaySession:
                 strat = get_strategy(name)
                 if strat.supports(self.rules):
                     break
-            self._trying = strat   # (named if its compile fails)
+            self._trying = strat   # (named if it fails, its compile too)
             prepare([strat], kernel=False, notice=self.screen.say)
             _, mems = seat_inputs(self.seed, self.deal, [strat])
             self._hinter = (strat, mems[0])

@@ -460,7 +460,8 @@ def play_series(strategies: Sequence[str | Strategy], *, seed: int, series: Iter
 def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record, stop):
     import time
 
-    strats = resolve_strategies(strategies)
+    # (the decide each plays at this table: hard's classic one in the default game)
+    strats = [s.for_rules(rules) for s in resolve_strategies(strategies)]
     seed = check_seed(seed)
     prepare_s = ready_lineup(strats, rules, series=n_series_deals is not None)
     if not all(s.compiled for s in strats):
@@ -470,7 +471,7 @@ def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record,
         return play_reference(strats, seed, deals, rots, n_series_deals, rules, record, stop)
     L = _layout()
     n_threads = _set_threads(threads)
-    fns = tuple(s.for_rules(rules).fn for s in strats)
+    fns = tuple(s.fn for s in strats)
     mem_size = np.int64(max(s.memory for s in strats))
     resets = np.array([s.reset for s in strats], np.int64)
     per = 1 if n_series_deals is None else n_series_deals

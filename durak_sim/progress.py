@@ -221,11 +221,10 @@ def print_line(board: Board, text: str) -> None:
     a JSON line must stay one line)."""
     import sys
 
-    console = getattr(board, "console", None)
-    if board.shown and console is not None and sys.stdout.isatty():
+    if board.shown and board.console is not None and sys.stdout.isatty():
         from rich.text import Text
 
-        console.print(Text(text), soft_wrap=True)
+        board.console.print(Text(text), soft_wrap=True)
     else:
         print(text, flush=True)
 

@@ -57,7 +57,6 @@ def play_reference(strats, seed, deals, rots, n_series_deals, rules, record, sto
     from .seeding import deal_deck, series_streams
 
     E = _layout()
-    strats = [s.for_rules(rules) for s in strats]
     compile_s = prepare(strats, kernel=False)
     per = 1 if n_series_deals is None else n_series_deals
     n = len(deals) * per
