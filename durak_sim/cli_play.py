@@ -12,16 +12,17 @@ from .cli_rules import rules_options
 from .errors import ExitNow, UserError
 from .cli_options import (PathParam, Seconds, apply_engine_settings, engine_timeout_option,
                           split_list, stdout_to_devnull)
+from .human_series import MAX_SERIES_DEALS
 from .limits import MAX_INDEX
 
 RUNS_DIR = Path("reports/runs")
 
 
-def _default_record(seed: int, deal: int) -> Path:
+def _default_record(seed: int, deal: int, series: bool = False) -> Path:
     import datetime
 
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    base = RUNS_DIR / f"play-{stamp}-seed{seed}-deal{deal}"
+    base = RUNS_DIR / f"play-{stamp}-seed{seed}-{'series' if series else 'deal'}{deal}"
     path, k = base.with_suffix(".jsonl"), 1
     while path.exists():
         k += 1
@@ -70,6 +71,11 @@ def _lineup(ai: str | None, rules_spec: dict):
               help="Master seed.  [default: a new random one, printed]")
 @click.option("--deal", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
               help="Deal index.")
+@click.option("--deals", "n_deals", type=click.IntRange(1, MAX_SERIES_DEALS), default=1,
+              show_default=True,
+              help="Play a series of this many deals (R9): the Durak of a deal deals the next, "
+                   "the score (+1 first out, -1 Durak) is shown after each; --deal then "
+                   "numbers the series, dealt as durak-sim series deals it.")
 @click.option("--cards", "card_style", type=click.Choice(["latin", "atlasnye"]),
               default="latin", show_default=True,
               help="Court cards as J Q K A, or as the atlas pack's В Д К Т.")
@@ -96,9 +102,10 @@ def _lineup(ai: str | None, rules_spec: dict):
                         "one level for every seat")
 @click.option("--plugin", "plugins", multiple=True, metavar="MODULE|FILE.py",
               help="Import a module that registers strategies (repeatable).")
-def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force, color,
-                 engine_timeout, game_engine, rules_spec, plugins):
-    """Play one deal yourself in seat 0 against AIs in the other seats.
+def play_command(ai, seed, deal, n_deals, card_style, hint, advisor, pace, record, force,
+                 color, engine_timeout, game_engine, rules_spec, plugins):
+    """Play a deal (or a series of --deals N) yourself in seat 0 against AIs in the other
+    seats.
 
     Each turn shows your hand (by suit and rank, trumps last), the table, the trump, the
     stock, every opponent's hand size and the cards known to be in it, and your legal moves,
@@ -128,7 +135,7 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
         check_supported([advisor], rules)
     if seed is None:
         seed = secrets.randbelow(1 << 31)
-    path = record if record is not None else _default_record(seed, deal)
+    path = record if record is not None else _default_record(seed, deal, n_deals > 1)
     if record is None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -150,8 +157,16 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
     from .cards import RANK_DISPLAY
 
     screen = Screen(console, ATLASNYE if card_style == "atlasnye" else RANK_DISPLAY)
-    session = PlaySession(seed, deal, rules, ais, screen, read=console.input, pace=pace,
-                          hint=hint, engine=game_engine, advisor=advisor)
+    def make(series=None):
+        return PlaySession(seed, deal, rules, ais, screen, read=console.input, pace=pace,
+                           hint=hint, engine=game_engine, advisor=advisor, series=series)
+
+    if n_deals == 1:
+        session = make()
+    else:
+        from .human_series import SeriesPlay
+
+        session = SeriesPlay(make, n_deals, rules, screen, console.input)
     status, failure = "over", None
     try:
         session.run()
@@ -163,17 +178,17 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
         status, failure = "stopped by a strategy's failure", exc
     except BrokenPipeError:   # (stdout closed: | head, say)
         with held_interrupts(reraise=False):        # (the failure is what to report)
-            write_records(path, [session.record()])
+            write_records(path, session.records())
         if claimed.kept is not None:
             click.echo(f"durak-sim: {claimed.message}", err=True)
         raise
     # a stop while the record and the closing lines are written (a second one, or a kill
     # that came twice at once: ``timeout``) waits for them, then ends the command (130)
     with held_interrupts(reraise=False) as held:
-        _keep_record(path, session.record())
+        _keep_record(path, session.records())
         try:
             _closing_lines(screen, session, status, claimed.written,
-                           _again_command(seed, deal, ais, rules, plugins))
+                           _again_command(seed, deal, ais, rules, plugins, n_deals))
             sys.stdout.flush()
         except BrokenPipeError:   # (stdout closed: | head) a failure is still said
             if failure is None:
@@ -188,29 +203,32 @@ def play_command(ai, seed, deal, card_style, hint, advisor, pace, record, force,
 
 def _closing_lines(screen, session, status: str, path: Path, again: str) -> None:
     """The result (or where the game stopped), the deal as dealt, the record and the
-    command that plays the deal again."""
+    command that plays the deal (the series) again."""
+    from .human import PlaySession
+
+    what = {"interrupted": "stopped", "quit": "you quit"}.get(status, status)
     if status == "over":
         for line in session.result_lines():
             screen.say(f"[bold]{line}[/]")
     else:
-        screen.say("")
-        n = len(session.game.history)
-        what = {"interrupted": "stopped", "quit": "you quit"}.get(status, status)
-        screen.say(f"[bold]{what}[/] after {n} action{'' if n == 1 else 's'}")
+        for line in session.stopped_lines(what):
+            screen.say(line)
     for line in session.dealt_lines():
         screen.say(line)
     screen.say(f"record: {path}  (durak-sim replay --record {path})")
-    screen.say("the deal again" + (" from its start" if status != "over" else "") +
-               f": {again}")
+    series = not isinstance(session, PlaySession)
+    screen.say(("the series again" if series else "the deal again") +
+               (" from its start" if status != "over" else "") + f": {again}")
 
 
-def _again_command(seed: int, deal: int, ais, rules, plugins=()) -> str:
-    """The ``durak-sim play`` command of the same deal, AIs, rules and plugins."""
+def _again_command(seed: int, deal: int, ais, rules, plugins=(), n_deals: int = 1) -> str:
+    """The ``durak-sim play`` command of the same deal (series), AIs, rules and plugins."""
     import shlex
 
     names = [a.name for a in ais]
     ai_arg = names[0] if len(set(names)) == 1 else ",".join(names)
-    return f"durak-sim play --seed {seed} --deal {deal} --ai {shlex.quote(ai_arg)}" + \
+    return f"durak-sim play --seed {seed} --deal {deal}" + \
+        (f" --deals {n_deals}" if n_deals > 1 else "") + f" --ai {shlex.quote(ai_arg)}" + \
         "".join(f" {a}" for a in rules.cli_args()) + \
         "".join(f" --plugin {shlex.quote(p)}" for p in plugins)
 
@@ -224,17 +242,19 @@ def engine_example_command():
     click.echo(str(EXAMPLES["lowest_card"]))
 
 
-def _keep_record(path: Path, rec: dict) -> None:
-    """Write a played game's record; when the file cannot be written (a full disk), print
-    the record to stdout and say so, rather than lose the game."""
+def _keep_record(path: Path, recs: list[dict]) -> None:
+    """Write a played game's records (a series' every deal); when the file cannot be written
+    (a full disk), print them to stdout and say so, rather than lose the game."""
     from .files import WriteError
     from .records import dumps, write_records
 
     try:
-        write_records(path, [rec])
+        write_records(path, recs)
     except WriteError as exc:
-        click.echo(dumps(rec))
-        raise WriteError(f"{exc}; the game's record is the line above (save it in a .jsonl "
+        for rec in recs:
+            click.echo(dumps(rec))
+        lines = "line above" if len(recs) == 1 else f"{len(recs)} lines above"
+        raise WriteError(f"{exc}; the game's record is the {lines} (save it in a .jsonl "
                          f"file for durak-sim replay --record)") from None
 
 

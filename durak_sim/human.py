@@ -107,32 +107,58 @@ class Screen:
 
 
 # ---------------------------------------------------------------------- the game
-def new_game(engine: str, seed: int, deal: int, rules):
+def new_game(engine: str, seed: int, deal: int, rules, stream: int = 0,
+             dealer: int | None = None):
     """A game at its start on the reference engine or on the kernel (the same deal and
-    rules; ``KernelGame`` and ``ReferenceGame`` have one interface)."""
+    rules; ``KernelGame`` and ``ReferenceGame`` have one interface); ``stream`` and
+    ``dealer`` a later deal of a series (R9.1, E13)."""
     if engine == "kernel":
         from .kernel.game import KernelGame
 
-        return KernelGame.new(seed, deal, rules)
+        return KernelGame.new(seed, deal, rules, stream=stream, dealer=dealer)
     from .reference import ReferenceGame
 
-    return ReferenceGame.new(seed, deal, rules)
+    return ReferenceGame.new(seed, deal, rules, stream=stream, dealer=dealer)
+
+
+def _ordinal(k: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``.
+
+    >>> [_ordinal(k) for k in (1, 2, 3, 4, 11, 12, 13, 21, 22, 100)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '100th']
+    """
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+@dataclass(frozen=True)
+class SeriesDeal:
+    """Deal ``k`` (from 0) of a series of ``n`` deals (R9) whose number is the session's
+    ``deal``; ``dealer`` None for its first deal (R2.1, R2.3), else the seat that deals."""
+    k: int
+    n: int
+    dealer: int | None = None
 
 
 class PlaySession:
     """One deal with a person in seat 0. ``read(prompt)`` reads a line (raises EOFError at
-    the end of the input); ``ais`` the strategies of seats 1..n-1."""
+    the end of the input); ``ais`` the strategies of seats 1..n-1; ``series`` a
+    :class:`SeriesDeal` when the deal is one of a series (``deal`` then numbers the series),
+    dealt and seeded as ``durak-sim series`` deals it."""
 
     def __init__(self, seed: int, deal: int, rules, ais: list, screen: Screen, read,
                  pace: float = 0.6, hint: bool = False, engine: str = "reference",
-                 sleep=time.sleep, advisor=None):
+                 sleep=time.sleep, advisor=None, series: SeriesDeal | None = None):
         from .reference import seat_inputs
+        from .seeding import series_streams
 
-        self.seed, self.deal, self.rules = seed, deal, rules
-        self.game = new_game(engine, seed, deal, rules)
+        self.seed, self.deal, self.rules, self.series = seed, deal, rules, series
+        stream, seat0 = series_streams(series.k) if series is not None else (0, None)
+        self.game = new_game(engine, seed, deal, rules, stream,
+                             series.dealer if series is not None else None)
         self.seats = [HumanSeat(), *ais]
         self.names = [HUMAN] + [s.name for s in ais]
-        self.rngs, self.mems = seat_inputs(seed, deal, self.seats)
+        self.rngs, self.mems = seat_inputs(seed, deal, self.seats, seat_stream0=seat0)
         self.screen, self.read = screen, read
         self.pace, self.auto_hint, self.sleep = pace, hint, sleep
         self.screen.trump_suit = int(self.game.observation(0)[O_TRUMP_SUIT])
@@ -158,6 +184,12 @@ class PlaySession:
         irregular = {"beat": "beats", "pass": "passes"}
         return f"{self.who(seat)} {irregular.get(verb, verb + 's')}"
 
+    def _at(self) -> str:
+        """``at seed 1 deal 4`` (in a series ``at seed 1 series 4 deal 2``), as replay takes it."""
+        from .errors import game_at
+
+        return game_at(self.seed, self.deal, self.series.k if self.series else None)
+
     # -- the play -----------------------------------------------------------------------
     def run(self) -> None:
         """Play until the deal is over (or ``Quit`` / KeyboardInterrupt propagates)."""
@@ -181,13 +213,13 @@ class PlaySession:
 
     def decide(self, seat: int, codes: list[int]) -> int:
         """The AI's choice, exactly as ``reference.play_game`` asks it."""
-        from .errors import StrategyFailure, describe_failure, game_at
+        from .errors import StrategyFailure, describe_failure
         from .reference import hist_for_strategy, legal_array
 
         strat = self.seats[seat]
         g = self.game
         where = f"strategy {strat.name!r} (seat {seat})"
-        at = game_at(self.seed, self.deal)
+        at = self._at()
         try:
             code = strat.decide(g.observation(seat), legal_array(codes), hist_for_strategy(g),
                                 self.rngs[seat], self.mems[seat])
@@ -290,7 +322,11 @@ class PlaySession:
         seats = ", ".join(f"seat {k} {n}" for k, n in enumerate(self.names))
         # the options beyond the ruleset's own, as typed (their values do not start with --)
         flags = [a for a in self.rules.cli_args() if a.startswith("--") and a not in SHOWN]
-        s.say(f"[bold]durak-sim play[/]: seed {self.seed} deal {self.deal}, "
+        sr = self.series
+        where = f"deal {self.deal}" if sr is None else \
+            f"series {self.deal} deal {sr.k} ({_ordinal(sr.k + 1)} of {sr.n}" + \
+            ("" if sr.dealer is None else f"; {self._verb(sr.dealer, 'deal')}") + ")"
+        s.say(f"[bold]durak-sim play[/]: seed {self.seed} {where}, "
               f"{self.rules.headline()}" + (f" ({' '.join(flags)})" if flags else "")
               + f"; you are seat 0 ({seats})")
         if self.rules.teams:
@@ -298,7 +334,8 @@ class PlaySession:
                   + " (yours) against " + ", ".join(map(str, range(1, self.rules.players, 2))))
         s.say(f"trump {s.card(int(obs[O_TRUMP_CARD]))}; {self.who(g.first_attacker)} "
               f"{'attack' if g.first_attacker == 0 else 'attacks'} first"
-              + (" (nobody holds a trump: seat 0, R2.3)" if not self._trump_held() else
+              + (" (the seat after the dealer, R9.1)" if sr is not None and sr.dealer is not None
+                 else " (nobody holds a trump: seat 0, R2.3)" if not self._trump_held() else
                  " (lowest trump, R2.3)"))
         s.say("type help for the keys")
 
@@ -480,12 +517,12 @@ class PlaySession:
     def _hint_failed(self, exc: BaseException) -> str:
         """The line a failing adviser's hint is: the adviser, what happened, where; the
         game goes on (the next hint asks it again)."""
-        from .errors import StrategyFailure, describe_failure, game_at
+        from .errors import StrategyFailure, describe_failure
 
         strat = self._trying
         self._hinter = None
         name = repr(strat.name) if strat is not None else "(none chosen yet)"
-        where, at = f"adviser {name} (seat 0)", game_at(self.seed, self.deal)
+        where, at = f"adviser {name} (seat 0)", self._at()
         what = exc.one_line(where, at) if isinstance(exc, StrategyFailure) else \
             f"{where} {describe_failure(exc)} {at}"
         return f"no hint: {what}"
@@ -554,6 +591,11 @@ class PlaySession:
             lines.append("places: " + ", ".join(f"{p} {self.who(k)}" for k, p in by_place))
         return lines
 
+    def stopped_lines(self, what: str) -> list[str]:
+        """Where a game stopped midway: ``you quit after 12 actions``."""
+        n = len(self.game.history)
+        return ["", f"[bold]{what}[/] after {n} action{'' if n == 1 else 's'}"]
+
     def dealt_lines(self) -> list[str]:
         s = self.screen
         g = self.game
@@ -562,6 +604,10 @@ class PlaySession:
             lines.append(f"  seat {k} {self.names[k]:<10} "
                          f"{s.hand(sum(1 << c for c in hand))}")
         return lines
+
+    def records(self) -> list[dict]:
+        """``[record()]`` (a series' ``records`` has one a deal)."""
+        return [self.record()]
 
     def record(self) -> dict:
         """The game record (``durak-sim/record/1``); an unfinished game's has ``"result":
@@ -574,7 +620,8 @@ class PlaySession:
                                        "bouts": 0}
         rec = make_record(self.rules, self.seed, self.deal, self.names, g.hands_dealt,
                           g.stock_dealt, g.first_attacker, g.history, res, trump=g.face_up,
-                          dealer=g.dealer)
+                          dealer=g.dealer, series=None if self.series is None else
+                          {"series": self.deal, "deal": self.series.k})
         if not over:
             rec["result"] = None
             rec["unfinished"] = True

@@ -297,7 +297,7 @@ def document_head(rep: Report, title: str, setup: list) -> _Doc:
 
         games, what = capped_words(capped)
         share = 100 * capped / max(rep.games, 1)
-        doc.p(f"The cap on play (rules E12, docs/rules.md): {games} ({share:.3g}% of the "
+        doc.p(f"The cap on play (rules E12: durak-sim docs rules): {games} ({share:.3g}% of the "
               f"games stored) {what}, counted as draws in every table; manifest.json lists "
               f"each (deal, seating).")
     return doc

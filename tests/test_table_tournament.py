@@ -632,7 +632,7 @@ def test_games_the_cap_on_play_ended_are_kept_through_a_stop_and_told(tmp_path, 
     want = [{"deal": 688, "seating": 0}, {"deal": 1249, "seating": 0}]
     assert [c for ch in Manifest.load(tmp_path / "a").chunks for c in ch.get("capped", [])] \
         == want
-    assert a.complete and "The cap on play (rules E12, docs/rules.md): 2 games (0.154% " \
+    assert a.complete and "The cap on play (rules E12: durak-sim docs rules): 2 games (0.154% " \
         in (tmp_path / "a" / "report.md").read_text()
     real, calls = runner.play_deals, []
 
