@@ -1,12 +1,14 @@
 """Advice for the person at ``durak-sim play``: the exact value of each legal move once two
 seats are left (the person's one of them) with an empty stock (the solver; every card's place
 follows from what the person has seen there, R10.4), at every table the solver plays (not
-prostoy, not teams)."""
+prostoy, not teams); before that, the move of an adviser level (:class:`Adviser`)."""
 from __future__ import annotations
 
+import numpy as np
 
-from .observation import (O_ATTACKER, O_BOUT_LIMIT, O_DISCARD, O_HAND, O_PLAYERS, O_STOCK,
-                          O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING, O_TRUMP_SUIT)
+from .observation import (O_ATTACKER, O_BOUT_LIMIT, O_DISCARD, O_HAND, O_N_HIST, O_PLAYERS,
+                          O_STOCK, O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING, O_TRUMP_SUIT)
+from .seeding import HINT_STREAM, stream_start
 from .views import table_pairs
 
 #: the solver's budgets per legal move of a hint (a capped search gives bounds)
@@ -74,3 +76,101 @@ def endgame_position(obs):
                     attacker=int(obs[O_ATTACKER]), table=tuple(pairs),
                     taking=bool(obs[O_TAKING]),
                     bout_limit=int(obs[O_BOUT_LIMIT]) if pairs else None)
+
+
+class Adviser:
+    """The advice ``hint`` shows at seat 0's move in ``durak-sim play``: in a two-seat
+    empty-stock endgame the solver's value of every move, before it the move of the adviser
+    (``--advisor``; by default the strongest level that plays the table: expert, else hard,
+    else easy), which keeps a workspace of its own for the deal. A failing adviser costs its
+    hint, not the game: the next hint asks it again."""
+
+    def __init__(self, strategy=None):
+        self.strategy = strategy   # the --advisor's Strategy (None: the strongest)
+        self.trying = strategy     # the adviser asked last, named when it fails
+        self._ready = None         # (strategy, workspace) once it is ready
+
+    def lines(self, session, obs, codes) -> list[str]:
+        """Advice: in a two-seat empty-stock endgame the exact value of every legal move
+        (``durak_sim.solve``), otherwise what expert (else hard, else easy) would play in
+        seat 0, with expert's search statistics per move where it searched."""
+        values = endgame_values(session.game, codes, session.rules) if int(obs[O_STOCK]) == 0 \
+            else None
+        if values is not None:
+            words = {1: "you win", 0: "draw", -1: "you lose"} if session.rules.players == 2 \
+                else {1: "you go out", 0: "draw", -1: "you are the Durak"}
+            best = max(v[0] for v in values.values())
+            same = len(set(values.values())) == 1
+            lines = ["hint (exact, perfect play by both from here on):"]
+            for k, c in enumerate(codes, 1):
+                lo, hi = values[c]
+                what = words[lo] if lo == hi else f"between {words[lo]} and {words[hi]}"
+                mark = "  <- best" if lo == hi == best and not same else ""
+                lines.append(f"  {k} {session.label(obs, c)}: {what}{mark}")
+            if same:
+                lines.append("  (every move has the same value)")
+            return lines
+        try:
+            name, code, rows = self.move(session, obs, codes)
+        except Exception as exc:  # noqa: BLE001 - the adviser's failure, told in a line
+            return [self._failed(session, exc)]
+        k = codes.index(code) + 1
+        lines = [f"hint: {name} would play {k} {session.label(obs, code)}"]
+        if rows:   # expert's search: each move against hard's choice on the same sampled deals
+            from .advise import search_lines, search_words
+
+            labels = [f"{j} {session.label(obs, c)}" for j, c in enumerate(codes, 1)]
+            moves = [(lab, *rows[c]) for lab, c in zip(labels, codes)]
+            lines[0] += f" ({search_words(moves)})"
+            lines += search_lines(moves, labels[k - 1])
+        return lines
+
+    def _failed(self, session, exc: BaseException) -> str:
+        """The line a failing adviser's hint is: the adviser, what happened, where; the
+        game goes on (the next hint asks it again)."""
+        from .errors import StrategyFailure, describe_failure
+
+        strat = self.trying
+        self._ready = None
+        name = repr(strat.name) if strat is not None else "(none chosen yet)"
+        where, at = f"adviser {name} (seat 0)", session.at()
+        what = exc.one_line(where, at) if isinstance(exc, StrategyFailure) else \
+            f"{where} {describe_failure(exc)} {at}"
+        return f"no hint: {what}"
+
+    def move(self, session, obs, codes) -> tuple[str, int, dict]:
+        """(strategy, code, search rows): what the advisor (by default the strongest level
+        that plays this table: expert, else hard, else easy) would play in seat 0 here, with
+        a random stream and workspace of its own for this deal; expert's statistics per move
+        (``{code: (mean gain over hard's choice, standard error, still in the running,
+        sampled deals it was played on)}``, empty when it did not search)."""
+        from .play import prepare
+        from .reference import hist_for_strategy, legal_array, seat_inputs
+        from .registry import get_strategy
+
+        if self._ready is None:
+            strat = self.strategy
+            for name in ("expert", "hard", "easy") if strat is None else ():
+                strat = get_strategy(name)
+                if strat.supports(session.rules):
+                    break
+            self.trying = strat   # (named if it fails, its compile too)
+            prepare([strat], kernel=False, notice=session.screen.say)
+            _, mems = seat_inputs(session.seed, session.deal, [strat])
+            self._ready = (strat, mems[0])
+        strat, mem = self._ready
+        legal, hist = legal_array(codes), hist_for_strategy(session.game)
+        # a random stream of this position's own: the same position gets the same hint,
+        # however often it is asked (a sampling adviser's numbers would differ otherwise)
+        rng = np.array([stream_start(session.seed, session.deal,
+                                     HINT_STREAM + int(obs[O_N_HIST]))],
+                       dtype=np.uint64)
+        rows = {}
+        if strat.name == "expert":
+            from .strategies.expert import expert_advice
+
+            code, found = expert_advice(obs, legal, hist, rng)   # a fresh workspace
+            rows = {c: tuple(row) for c, *row in found}
+        else:
+            code = int(strat.decide(obs, legal, hist, rng, mem))
+        return strat.name, code if code in codes else codes[0], rows

@@ -14,19 +14,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import numpy as np
-
 from .actions import (DONE, KEEP, STOP, SWAP, TAKE, TRANSFER, action_card, is_attack,
                       is_defend)
 from .cards import RANK_DISPLAY, mask_cards
 from .observation import (O_ATTACKER, O_BOUT_LIMIT, O_BOUTS, O_DEFENDER, O_DISCARD, O_HAND,
-                          O_HAND_SIZES, O_KNOWN, O_N_ATTACKS, O_N_HIST, O_PHASE, O_PLACES,
+                          O_HAND_SIZES, O_KNOWN, O_N_ATTACKS, O_PHASE, O_PLACES,
                           O_PLAYERS, O_STOCK, O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING,
                           O_TRUMP_CARD, O_TRUMP_SUIT, PHASE_ATTACK, PHASE_LEAD)
-from .seeding import HINT_STREAM, stream_start
 from .views import action_target, table_pairs
 
-from .hints import endgame_position, endgame_values  # noqa: F401
+from .hints import Adviser, endgame_position, endgame_values  # noqa: F401
 from .stopping import held_interrupts
 from .human_input import (ATLASNYE, COMMANDS, HELP, _role, parse_card_word,  # noqa: F401
                           parse_input, show_card)
@@ -162,9 +159,7 @@ class PlaySession:
         self.screen, self.read = screen, read
         self.pace, self.auto_hint, self.sleep = pace, hint, sleep
         self.screen.trump_suit = int(self.game.observation(0)[O_TRUMP_SUIT])
-        self._hinter = None
-        self._trying = advisor   # the adviser asked last (None: not chosen yet)
-        self.advisor = advisor   # the Strategy whose advice hint shows (None: the strongest)
+        self.adviser = Adviser(advisor)   # (advisor None: the strongest level of the table)
         self._took = False
         self._full_told = None   # (bout, attacks) whose full bout was told
         self.quit = False
@@ -184,7 +179,7 @@ class PlaySession:
         irregular = {"beat": "beats", "pass": "passes"}
         return f"{self.who(seat)} {irregular.get(verb, verb + 's')}"
 
-    def _at(self) -> str:
+    def at(self) -> str:
         """``at seed 1 deal 4`` (in a series ``at seed 1 series 4 deal 2``), as replay takes it."""
         from .errors import game_at
 
@@ -219,7 +214,7 @@ class PlaySession:
         strat = self.seats[seat]
         g = self.game
         where = f"strategy {strat.name!r} (seat {seat})"
-        at = self._at()
+        at = self.at()
         try:
             code = strat.decide(g.observation(seat), legal_array(codes), hist_for_strategy(g),
                                 self.rngs[seat], self.mems[seat])
@@ -480,88 +475,8 @@ class PlaySession:
             self.screen.say(f"[cyan]{line}[/]")
 
     def hint_lines(self, obs, codes) -> list[str]:
-        """Advice: in a two-seat empty-stock endgame the exact value of every legal move
-        (``durak_sim.solve``), otherwise what expert (else hard, else easy) would play in
-        seat 0, with expert's search statistics per move where it searched."""
-        values = endgame_values(self.game, codes, self.rules) if int(obs[O_STOCK]) == 0 \
-            else None
-        if values is not None:
-            words = {1: "you win", 0: "draw", -1: "you lose"} if self.rules.players == 2 \
-                else {1: "you go out", 0: "draw", -1: "you are the Durak"}
-            best = max(v[0] for v in values.values())
-            same = len(set(values.values())) == 1
-            lines = ["hint (exact, perfect play by both from here on):"]
-            for k, c in enumerate(codes, 1):
-                lo, hi = values[c]
-                what = words[lo] if lo == hi else f"between {words[lo]} and {words[hi]}"
-                mark = "  <- best" if lo == hi == best and not same else ""
-                lines.append(f"  {k} {self.label(obs, c)}: {what}{mark}")
-            if same:
-                lines.append("  (every move has the same value)")
-            return lines
-        try:
-            name, code, rows = self.hint_move(obs, codes)
-        except Exception as exc:  # noqa: BLE001 - the adviser's failure, told in a line
-            return [self._hint_failed(exc)]
-        k = codes.index(code) + 1
-        lines = [f"hint: {name} would play {k} {self.label(obs, code)}"]
-        if rows:   # expert's search: each move against hard's choice on the same sampled deals
-            from .advise import search_lines, search_words
-
-            labels = [f"{j} {self.label(obs, c)}" for j, c in enumerate(codes, 1)]
-            moves = [(lab, *rows[c]) for lab, c in zip(labels, codes)]
-            lines[0] += f" ({search_words(moves)})"
-            lines += search_lines(moves, labels[k - 1])
-        return lines
-
-    def _hint_failed(self, exc: BaseException) -> str:
-        """The line a failing adviser's hint is: the adviser, what happened, where; the
-        game goes on (the next hint asks it again)."""
-        from .errors import StrategyFailure, describe_failure
-
-        strat = self._trying
-        self._hinter = None
-        name = repr(strat.name) if strat is not None else "(none chosen yet)"
-        where, at = f"adviser {name} (seat 0)", self._at()
-        what = exc.one_line(where, at) if isinstance(exc, StrategyFailure) else \
-            f"{where} {describe_failure(exc)} {at}"
-        return f"no hint: {what}"
-
-    def hint_move(self, obs, codes) -> tuple[str, int, dict]:
-        """(strategy, code, search rows): what the advisor (by default the strongest level
-        that plays this table: expert, else hard, else easy) would play in seat 0 here, with
-        a random stream and workspace of its own for this deal; expert's statistics per move
-        (``{code: (mean gain over hard's choice, standard error, still in the running,
-        sampled deals it was played on)}``, empty when it did not search)."""
-        from .play import prepare
-        from .reference import hist_for_strategy, legal_array, seat_inputs
-        from .registry import get_strategy
-
-        if self._hinter is None:
-            strat = self.advisor
-            for name in ("expert", "hard", "easy") if strat is None else ():
-                strat = get_strategy(name)
-                if strat.supports(self.rules):
-                    break
-            self._trying = strat   # (named if it fails, its compile too)
-            prepare([strat], kernel=False, notice=self.screen.say)
-            _, mems = seat_inputs(self.seed, self.deal, [strat])
-            self._hinter = (strat, mems[0])
-        strat, mem = self._hinter
-        legal, hist = legal_array(codes), hist_for_strategy(self.game)
-        # a random stream of this position's own: the same position gets the same hint,
-        # however often it is asked (a sampling adviser's numbers would differ otherwise)
-        rng = np.array([stream_start(self.seed, self.deal, HINT_STREAM + int(obs[O_N_HIST]))],
-                       dtype=np.uint64)
-        rows = {}
-        if strat.name == "expert":
-            from .strategies.expert import expert_advice
-
-            code, found = expert_advice(obs, legal, hist, rng)   # a fresh workspace
-            rows = {c: tuple(row) for c, *row in found}
-        else:
-            code = int(strat.decide(obs, legal, hist, rng, mem))
-        return strat.name, code if code in codes else codes[0], rows
+        """The advice at seat 0's move (``hints.Adviser``)."""
+        return self.adviser.lines(self, obs, codes)
 
     # -- the end ---------------------------------------------------------------------------
     def result_lines(self) -> list[str]:
