@@ -71,11 +71,11 @@ def _lineup(ai: str | None, rules_spec: dict):
               help="Master seed.  [default: a new random one, printed]")
 @click.option("--deal", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
               help="Deal index.")
-@click.option("--deals", "n_deals", type=click.IntRange(1, MAX_SERIES_DEALS), default=1,
-              show_default=True,
+@click.option("--deals", "n_deals", type=click.IntRange(1, MAX_SERIES_DEALS), default=None,
               help="Play a series of this many deals (R9): the Durak of a deal deals the next, "
                    "the score (+1 first out, -1 Durak) is shown after each; --deal then "
-                   "numbers the series, dealt as durak-sim series deals it.")
+                   "numbers the series, dealt as durak-sim series deals it.  [default: one "
+                   "deal, not a series]")
 @click.option("--cards", "card_style", type=click.Choice(["latin", "atlasnye"]),
               default="latin", show_default=True,
               help="Court cards as J Q K A, or as the atlas pack's В Д К Т.")
@@ -135,7 +135,7 @@ def play_command(ai, seed, deal, n_deals, card_style, hint, advisor, pace, recor
         check_supported([advisor], rules)
     if seed is None:
         seed = secrets.randbelow(1 << 31)
-    path = record if record is not None else _default_record(seed, deal, n_deals > 1)
+    path = record if record is not None else _default_record(seed, deal, n_deals is not None)
     if record is None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -161,7 +161,7 @@ def play_command(ai, seed, deal, n_deals, card_style, hint, advisor, pace, recor
         return PlaySession(seed, deal, rules, ais, screen, read=console.input, pace=pace,
                            hint=hint, engine=game_engine, advisor=advisor, series=series)
 
-    if n_deals == 1:
+    if n_deals is None:
         session = make()
     else:
         from .human_series import SeriesPlay
@@ -215,20 +215,22 @@ def _closing_lines(screen, session, status: str, path: Path, again: str) -> None
             screen.say(line)
     for line in session.dealt_lines():
         screen.say(line)
-    screen.say(f"record: {path}  (durak-sim replay --record {path})")
+    screen.say(f"record: {path}  (durak-sim replay --record {path})", whole=True)
     series = not isinstance(session, PlaySession)
     screen.say(("the series again" if series else "the deal again") +
-               (" from its start" if status != "over" else "") + f": {again}")
+               (" from its start" if status != "over" else "") + f": {again}", whole=True)
 
 
-def _again_command(seed: int, deal: int, ais, rules, plugins=(), n_deals: int = 1) -> str:
+def _again_command(seed: int, deal: int, ais, rules, plugins=(),
+                   n_deals: int | None = None) -> str:
     """The ``durak-sim play`` command of the same deal (series), AIs, rules and plugins."""
     import shlex
 
     names = [a.name for a in ais]
     ai_arg = names[0] if len(set(names)) == 1 else ",".join(names)
     return f"durak-sim play --seed {seed} --deal {deal}" + \
-        (f" --deals {n_deals}" if n_deals > 1 else "") + f" --ai {shlex.quote(ai_arg)}" + \
+        (f" --deals {n_deals}" if n_deals is not None else "") + \
+        f" --ai {shlex.quote(ai_arg)}" + \
         "".join(f" {a}" for a in rules.cli_args()) + \
         "".join(f" --plugin {shlex.quote(p)}" for p in plugins)
 
@@ -253,9 +255,11 @@ def _keep_record(path: Path, recs: list[dict]) -> None:
     except WriteError as exc:
         for rec in recs:
             click.echo(dumps(rec))
-        lines = "line above" if len(recs) == 1 else f"{len(recs)} lines above"
-        raise WriteError(f"{exc}; the game's record is the {lines} (save it in a .jsonl "
-                         f"file for durak-sim replay --record)") from None
+        what = "the game's record is the line above" if len(recs) == 1 else \
+            f"the {len(recs)} deals' records are the {len(recs)} lines above"
+        it = "it" if len(recs) == 1 else "them"
+        raise WriteError(f"{exc}; {what} (save {it} in a .jsonl file for durak-sim replay "
+                         f"--record)") from None
 
 
 # ------------------------------------------------------------------ replay --record FILE

@@ -99,8 +99,13 @@ class Screen:
 
         return sorted(codes, key=key)
 
-    def say(self, text: str = "") -> None:
-        self.console.print(text)
+    def say(self, text: str = "", whole: bool = False) -> None:
+        """Print a line; ``whole``: never broken at the terminal's width (a command or a
+        path to copy, which a line break would cut in two)."""
+        if whole:
+            self.console.print(text, soft_wrap=True)
+        else:
+            self.console.print(text)
 
 
 # ---------------------------------------------------------------------- the game
@@ -319,8 +324,8 @@ class PlaySession:
         flags = [a for a in self.rules.cli_args() if a.startswith("--") and a not in SHOWN]
         sr = self.series
         where = f"deal {self.deal}" if sr is None else \
-            f"series {self.deal} deal {sr.k} ({_ordinal(sr.k + 1)} of {sr.n}" + \
-            ("" if sr.dealer is None else f"; {self._verb(sr.dealer, 'deal')}") + ")"
+            f"series {self.deal} deal {sr.k} ({_ordinal(sr.k + 1)} of {sr.n})" + \
+            ("" if sr.dealer is None else f", dealt by {self.who(sr.dealer)}")
         s.say(f"[bold]durak-sim play[/]: seed {self.seed} {where}, "
               f"{self.rules.headline()}" + (f" ({' '.join(flags)})" if flags else "")
               + f"; you are seat 0 ({seats})")
@@ -514,9 +519,11 @@ class PlaySession:
     def dealt_lines(self) -> list[str]:
         s = self.screen
         g = self.game
-        lines = ["the hands as dealt:"]
+        of = "" if self.series is None else f" (deal {self.series.k} of the series)"
+        lines = [f"the hands as dealt{of}:"]
+        width = max(10, *map(len, self.names))
         for k, hand in enumerate(g.hands_dealt):
-            lines.append(f"  seat {k} {self.names[k]:<10} "
+            lines.append(f"  seat {k} {self.names[k]:<{width}} "
                          f"{s.hand(sum(1 << c for c in hand))}")
         return lines
 

@@ -67,8 +67,9 @@ class SeriesScore:
         width = max(map(len, names))
         draws = f", {self.draws} drawn" if self.draws else ""
         lost = "team lost" if self.teams else "Durak"
+        minus = "-1 each seat of the team that lost" if self.teams else "-1 Durak"
         lines = [f"series score after {self.deals} of {of} deal{'' if of == 1 else 's'}"
-                 f"{draws} (+1 first out, -1 Durak; R9.2):"]
+                 f"{draws} (+1 first out, {minus}; R9.2):"]
         for s, name in enumerate(names):
             lines.append(f"  {name:<{width}}  {self.score(s):+d}  first out {self.first[s]}, "
                          f"{lost} {self.lost[s]}")
@@ -88,38 +89,53 @@ class SeriesPlay:
         self.score = SeriesScore(rules.players, rules.teams)
         self.finished: list[dict] = []   # the records of the deals played to their end
         self.current: PlaySession | None = None
+        self._dealer = None   # who deals the next deal (None: the first deal, R2.1)
 
     @property
     def game(self):
         return self.current.game
 
     def run(self) -> None:
-        dealer = None
         for k in range(self.n):
-            self.current = self.make(SeriesDeal(k, self.n, dealer))
+            self.current = self.make(SeriesDeal(k, self.n, self._dealer))
             self.current.run()
-            self.finished.append(self.current.record())
-            res = self.current.game.result()
-            self.score.add(res)
+            self._settle()
             for line in self.current.result_lines():
                 self.screen.say(f"[bold]{line}[/]")
             for line in self.score.lines(self.current.who, self.n):
                 self.screen.say(line)
-            dealer = next_dealer(res, self.current.game.dealer, self.rules.players)
             if k + 1 < self.n:
                 self._pause(k + 1)
 
+    def _settle(self) -> None:
+        """Count the current deal once it is over: its record, its score, the next dealer.
+        Also called when the series stops, so that a deal whose last move was made just
+        before a Ctrl-C (which waits for the move, then stops) is kept and scored."""
+        cur = self.current
+        if cur is None or not cur.game.is_over() or len(self.finished) > cur.series.k:
+            return
+        self.finished.append(cur.record())
+        res = cur.game.result()
+        self.score.add(res)
+        self._dealer = next_dealer(res, cur.game.dealer, self.rules.players)
+
     def _pause(self, k: int) -> None:
-        try:
-            line = self.read(f"Enter: deal {k} of the series ({_ordinal(k + 1)} of "
-                             f"{self.n}); quit stops> ")
-        except EOFError:
-            raise Quit(eof=True) from None
-        if line.strip().lower() in ("quit", "q", "exit"):
-            raise Quit()
+        """Enter starts deal ``k``; quit stops the series; anything else is asked again."""
+        while True:
+            try:
+                line = self.read(f"Enter: deal {k} of the series ({_ordinal(k + 1)} of "
+                                 f"{self.n}); quit stops> ").strip().lower()
+            except EOFError:
+                raise Quit(eof=True) from None
+            if not line:
+                return
+            if line in ("quit", "q", "exit"):
+                raise Quit()
+            self.screen.say("[yellow]press Enter for the next deal, or type quit[/]")
 
     def _between(self) -> bool:
         """True when the current deal is over (the series stopped between two deals)."""
+        self._settle()
         return self.current is None or self.current.game.is_over()
 
     def records(self) -> list[dict]:

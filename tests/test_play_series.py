@@ -103,12 +103,16 @@ def test_a_series_stopped_between_deals_keeps_them_and_prints_its_command(tmp_pa
     (the one in play unfinished), the score, and the command that plays the series again
     from its start (the same records with the same moves)."""
     args = ["--ai", "easy", "--seed", "3", "--deal", "5", "--deals", "3"]
-    stdin = "1\n" * 60   # "1" to every move and at the Enter prompt
+    # deal 0 as easy plays it, then "1" at the Enter prompt (asked again), Enter, and "1" to
+    # a few moves of deal 1
+    stdin = _moves_of_first_deal(3, 5) + "1\n\n" + "1\n" * 4
     res = _play(args, tmp_path / "a.jsonl", stdin)
     assert res.exit_code == 0, res.output
     recs = list(read_records(tmp_path / "a.jsonl"))
-    assert [r["series"] for r in recs] == [{"series": 5, "deal": k} for k in range(len(recs))]
-    assert recs[-1].get("unfinished") and "end of input after" in res.output
+    assert [r["series"] for r in recs] == [{"series": 5, "deal": k} for k in range(2)]
+    assert "unfinished" not in recs[0] and recs[1]["unfinished"]
+    assert "press Enter for the next deal, or type quit" in res.output
+    assert "end of input after" in res.output and "of deal 1 (2nd of 3)" in res.output
     (cmd,) = AGAIN.findall(res.output)
     assert cmd == "durak-sim play --seed 3 --deal 5 --deals 3 --ai easy"
     _play(shlex.split(cmd)[2:], tmp_path / "b.jsonl", stdin)
@@ -142,3 +146,54 @@ def _moves_of_first_deal(seed, j):
                               pace=0, series=SeriesDeal(0, 3))
     holder["s"].run()
     return "".join(f"{x}\n" for x in lines)
+
+
+def test_a_stop_just_after_a_deals_last_move_keeps_and_scores_that_deal():
+    """Ctrl-C during a deal's last move waits for the move, then stops: the finished deal
+    is still recorded and scored (it was lost when the stop came before the series counted
+    it)."""
+    rules = Rules()
+    buf = io.StringIO()
+    screen = Screen(Console(file=buf, no_color=True, soft_wrap=True, highlight=False))
+
+    class StoppedAtTheEnd(PlaySession):
+        def run(self):
+            super().run()
+            raise KeyboardInterrupt
+
+    def read(prompt):
+        return "1"
+
+    def make(series=None):
+        return StoppedAtTheEnd(3, 5, rules, [get_strategy("easy")], screen, read=read,
+                               pace=0, series=series)
+
+    play = SeriesPlay(make, 3, rules, screen, read)
+    with pytest.raises(KeyboardInterrupt):
+        play.run()
+    (rec,) = play.records()
+    assert rec["series"] == {"series": 5, "deal": 0} and "unfinished" not in rec
+    assert play.score.deals == 1
+    assert any("after 1 of 3 deals" in line for line in play.stopped_lines("stopped"))
+
+
+def test_the_command_to_play_again_is_never_broken_at_the_terminals_width():
+    buf = io.StringIO()
+    screen = Screen(Console(file=buf, width=40, no_color=True, highlight=False))
+    cmd = "the series again: durak-sim play --seed 15 --deal 4 --deals 6 --ai easy,random"
+    screen.say(cmd, whole=True)
+    screen.say(cmd)
+    whole, broken = buf.getvalue().split("\n", 1)
+    assert whole == cmd and "\n" in broken.strip()
+
+
+def test_deals_1_is_a_series_of_one_deal(tmp_path):
+    """``--deals 1`` is series --deal of one deal (as ``durak-sim series --deals 1``); no
+    --deals is the plain single deal."""
+    res = _play(["--ai", "easy", "--seed", "3", "--deal", "2", "--deals", "1"],
+                tmp_path / "a.jsonl", "")
+    assert res.exit_code == 0, res.output
+    (rec,) = read_records(tmp_path / "a.jsonl")
+    assert rec["series"] == {"series": 2, "deal": 0}
+    (exp,) = play_series(3, 2, 1, ["easy", "easy"])
+    assert rec["hands"] == exp["hands"] and rec["stock"] == exp["stock"]
