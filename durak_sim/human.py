@@ -512,7 +512,10 @@ class PlaySession:
         return lines
 
     def stopped_lines(self, what: str) -> list[str]:
-        """Where a game stopped midway: ``you quit after 12 actions``."""
+        """Where a game stopped midway: ``you quit after 12 actions``; the result when the
+        stop came with the deal's last move (Ctrl-C waits for a move, then stops)."""
+        if self.game.is_over():
+            return [f"[bold]{line}[/]" for line in self.result_lines()]
         n = len(self.game.history)
         return ["", f"[bold]{what}[/] after {n} action{'' if n == 1 else 's'}"]
 

@@ -197,3 +197,12 @@ def test_deals_1_is_a_series_of_one_deal(tmp_path):
     assert rec["series"] == {"series": 2, "deal": 0}
     (exp,) = play_series(3, 2, 1, ["easy", "easy"])
     assert rec["hands"] == exp["hands"] and rec["stock"] == exp["stock"]
+
+
+def test_a_single_deal_stopped_with_its_last_move_says_its_result():
+    rules = Rules()
+    screen = Screen(Console(file=io.StringIO(), no_color=True, highlight=False))
+    s = PlaySession(3, 5, rules, [get_strategy("easy")], screen, read=lambda p: "1", pace=0)
+    s.run()
+    assert s.stopped_lines("stopped") == [f"[bold]{line}[/]" for line in s.result_lines()]
+    assert "unfinished" not in s.records()[0]
