@@ -27,8 +27,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .plackett_luce import elo_of, plackett_luce
-from .stats import wilson_interval
+from .plackett_luce import elo_of, place_probabilities, plackett_luce
+from .stats import ELO_PER_NAT, wilson_interval
 
 ALL = "*"
 
@@ -92,6 +92,28 @@ def pl_ratings(tally, conf: float = 0.95, fits: dict | None = None) -> pd.DataFr
     return pd.DataFrame({"strategy": pd.Series([tally.names[i] for i in present], dtype=object),
                          "rating": elo[0], "lo": lo, "hi": hi,
                          "games": tally.place_hist.sum(axis=(0, 2))[present]})
+
+
+def model_rates(tally, ratings: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The first-out and last-place rates of the strategies of ``ratings`` (its order) under
+    the fitted model, to set beside the observed ones as a check of its fit: each seat's
+    chances (:func:`~durak_sim.plackett_luce.place_probabilities`) in every line-up it
+    played, weighted by the games, over its seat-games. Without teams the last place is the
+    Durak's (a draw aside); with teams it is not a team's loss: the second is undefined."""
+    theta = dict(zip(ratings["strategy"], ratings["rating"] / ELO_PER_NAT))
+    k = len(tally.names)
+    first, last, seats = np.zeros(k), np.zeros(k), np.zeros(k)
+    for li, codes in enumerate(tally.codes):
+        th = [theta.get(tally.names[c], np.nan) for c in codes]
+        if tally.games[li] and np.isfinite(th).all():
+            p = place_probabilities(th) * tally.games[li]
+            np.add.at(first, codes, p[:, 0])
+            np.add.at(last, codes, p[:, -1])
+            np.add.at(seats, codes, tally.games[li])
+    idx = [tally.names.index(x) for x in ratings["strategy"]]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mf, ml = first[idx] / seats[idx], last[idx] / seats[idx]
+    return mf, np.full_like(ml, np.nan) if tally.teams else ml
 
 
 def head_to_head(tally, order: Sequence[str], fits: dict | None = None,

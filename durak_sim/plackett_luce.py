@@ -21,6 +21,7 @@ and bootstraps the fits for intervals.
 """
 from __future__ import annotations
 
+import itertools
 from typing import Sequence
 
 import numpy as np
@@ -88,3 +89,28 @@ def plackett_luce(wins: np.ndarray, set_n: np.ndarray, sets: Sequence[Sequence[i
             new_ll[worse] = _pl_parts(new[worse], w[worse], n[worse], m, False)[0]
         theta, ll = new, new_ll
     raise RuntimeError(f"Plackett-Luce fit did not converge in {max_iter} steps of {k}")
+
+
+def place_probabilities(theta: Sequence[float]) -> np.ndarray:
+    """``P[s, p]``: the model's chance that seat ``s`` (log-strength ``theta[s]``) finishes
+    in place ``p + 1``, every place told (no ties): the sum over the orders of going out
+    (at most 720, for six seats) of their Plackett-Luce probabilities.
+
+    >>> P = place_probabilities([np.log(3.0), 0.0])       # two seats: Bradley-Terry
+    >>> P.round(3).tolist()
+    [[0.75, 0.25], [0.25, 0.75]]
+    >>> P = place_probabilities([0.0, 0.0, 0.0])          # equal strengths: every place 1/3
+    >>> bool(np.allclose(P, 1 / 3))
+    True
+    """
+    th = np.asarray(theta, dtype=float)
+    w = np.exp(th - th.max())
+    n = len(w)
+    out = np.zeros((n, n))
+    for order in itertools.permutations(range(n)):
+        p, left = 1.0, w.sum()
+        for s in order[:-1]:
+            p *= w[s] / left
+            left -= w[s]
+        out[list(order), np.arange(n)] += p
+    return out

@@ -519,3 +519,72 @@ def test_a_mean_place_at_the_end_of_its_range_is_as_certain_as_the_rate():
     one, _ = ps._not_degenerate([5.0], [5.0], np.array([5.0]), [1], 1, 5, 0.95, trials=[5])
     assert one[0] == pytest.approx(ps._not_degenerate([5.0], [5.0], np.array([5.0]), [1], 1, 5,
                                                       0.95)[0][0])
+
+
+def test_place_probabilities_by_hand():
+    a, b, c = 3.0, 2.0, 1.0
+    p = plm.place_probabilities(np.log([a, b, c]))
+    t = a + b + c
+    assert p[0, 0] == pytest.approx(a / t)
+    assert p[0, 2] == pytest.approx(b / t * c / (a + c) + c / t * b / (a + b))
+    assert p[2, 1] == pytest.approx(a / t * c / (b + c) + b / t * c / (a + c))
+    six = plm.place_probabilities([0.3, -1.0, 2.0, 0.0, 0.5, -0.2])
+    np.testing.assert_allclose(six.sum(axis=0), 1.0)
+    np.testing.assert_allclose(six.sum(axis=1), 1.0)
+
+
+def _tally_of_orders(orders):
+    """A four-seat tally of one line-up a, b, c, d: one game a deal, ``orders[i]`` the
+    seats in the order they went out."""
+    d = len(orders)
+    t = PlaceTally(["a", "b", "c", "d"], 4, [("a", "b", "c", "d")], False, 1, np.array([d]),
+                   [[(0, 1, 2, 3)]])
+    places = np.zeros((d, 4), np.int64)
+    for i, order in enumerate(orders):
+        places[i, list(order)] = np.arange(1, 5)
+    t.add(("a", "b", "c", "d"), np.arange(d), np.zeros(d, np.int64),
+          {**{f"place{s}": places[:, s] for s in range(4)}, "outcome": np.zeros(d),
+           "durak": places.argmax(axis=1), "durak_team": np.full(d, -1),
+           "first_attacker": np.zeros(d, np.int64), "bouts": np.ones(d, np.int64),
+           "cards_left": np.ones(d, np.int64)})
+    return t
+
+
+def _model_check_of(tally):
+    from durak_sim.place_report import _model_check
+    from durak_sim.document import Doc
+
+    ratings = ps.pl_ratings(tally)
+    ratings["model_first"], ratings["model_durak"] = ps.model_rates(tally, ratings)
+    doc = Doc()
+    _model_check(doc, {"ratings": ratings, "strategies": ps.strategy_table(tally)}, False)
+    return ratings, doc.markdown()
+
+
+def test_the_model_check_passes_places_drawn_from_the_model_and_flags_others():
+    """Orders drawn from Plackett-Luce itself: every model rate inside the observed
+    interval. A strategy that goes out first or is the Durak, half and half: one strength
+    cannot give both, and the check names it."""
+    rng = np.random.default_rng(11)
+    w = np.exp([1.0, 0.4, 0.0, -0.8])
+
+    def pl_order():
+        left, order = [0, 1, 2, 3], []
+        while left:
+            p = w[left] / w[left].sum()
+            order.append(left.pop(rng.choice(len(left), p=p)))
+        return order
+
+    fits, text = _model_check_of(_tally_of_orders([pl_order() for _ in range(4000)]))
+    assert "Every model rate lies inside the observed 95% interval." in text
+    exact = plm.place_probabilities(np.log(w))
+    np.testing.assert_allclose(fits["model_first"], exact[:, 0], atol=0.02)
+    np.testing.assert_allclose(fits["model_durak"], exact[:, 3], atol=0.02)
+
+    def all_or_nothing():
+        rest = [1, 2, 3]
+        rng.shuffle(rest)
+        return [0, *rest] if rng.random() < 0.5 else [*rest, 0]
+
+    _, text = _model_check_of(_tally_of_orders([all_or_nothing() for _ in range(4000)]))
+    assert "outside the observed 95% interval for a (first out, Durak)" in text
