@@ -81,6 +81,16 @@ def elo_ci(e, lo, hi, bound: bool = False) -> str:
     return f"{mark}{e:+.1f} {ci(lo, hi)}"
 
 
+def ordinal(k: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``.
+
+    >>> [ordinal(k) for k in (1, 2, 3, 4, 11, 12, 13, 21, 22, 100)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '100th']
+    """
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
 def is_sweep(row) -> bool:
     """Whether a row of :func:`durak_sim.stats.pairing_table` is a sweep: one side won
     every deal pair."""

@@ -21,6 +21,7 @@ from .observation import (O_ATTACKER, O_BOUT_LIMIT, O_BOUTS, O_DEFENDER, O_DISCA
                           O_HAND_SIZES, O_KNOWN, O_N_ATTACKS, O_PHASE, O_PLACES,
                           O_PLAYERS, O_STOCK, O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING,
                           O_TRUMP_CARD, O_TRUMP_SUIT, PHASE_ATTACK, PHASE_LEAD)
+from .formatting import ordinal
 from .views import action_target, table_pairs
 
 from .hints import Adviser, endgame_position, endgame_values  # noqa: F401
@@ -121,16 +122,6 @@ def new_game(engine: str, seed: int, deal: int, rules, stream: int = 0,
     from .reference import ReferenceGame
 
     return ReferenceGame.new(seed, deal, rules, stream=stream, dealer=dealer)
-
-
-def _ordinal(k: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``.
-
-    >>> [_ordinal(k) for k in (1, 2, 3, 4, 11, 12, 13, 21, 22, 100)]
-    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '100th']
-    """
-    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
-    return f"{k}{suffix}"
 
 
 @dataclass(frozen=True)
@@ -324,7 +315,7 @@ class PlaySession:
         flags = [a for a in self.rules.cli_args() if a.startswith("--") and a not in SHOWN]
         sr = self.series
         where = f"deal {self.deal}" if sr is None else \
-            f"series {self.deal} deal {sr.k} ({_ordinal(sr.k + 1)} of {sr.n})" + \
+            f"series {self.deal} deal {sr.k} ({ordinal(sr.k + 1)} of {sr.n})" + \
             ("" if sr.dealer is None else f", dealt by {self.who(sr.dealer)}")
         s.say(f"[bold]durak-sim play[/]: seed {self.seed} {where}, "
               f"{self.rules.headline()}" + (f" ({' '.join(flags)})" if flags else "")

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .human import PlaySession, Quit, SeriesDeal, _ordinal
+from .formatting import ordinal
+from .human import PlaySession, Quit, SeriesDeal
 from .reference.playing import next_dealer
 
 #: the most deals ``--deals`` plays in one series (a long evening's worth)
@@ -123,7 +124,7 @@ class SeriesPlay:
         """Enter starts deal ``k``; quit stops the series; anything else is asked again."""
         while True:
             try:
-                line = self.read(f"Enter: deal {k} of the series ({_ordinal(k + 1)} of "
+                line = self.read(f"Enter: deal {k} of the series ({ordinal(k + 1)} of "
                                  f"{self.n}); quit stops> ").strip().lower()
             except EOFError:
                 raise Quit(eof=True) from None
@@ -155,12 +156,12 @@ class SeriesPlay:
         else:
             n, k = len(self.current.game.history), len(self.finished)
             head = (f"[bold]{what}[/] after {n} action{'' if n == 1 else 's'} of deal {k} "
-                    f"({_ordinal(k + 1)} of {self.n})")
+                    f"({ordinal(k + 1)} of {self.n})")
         tail = self.score.lines(self.current.who, self.n) if self.finished else []
         return ["", head, *tail]
 
     def dealt_lines(self) -> list[str]:
-        return self.current.dealt_lines()
+        return [] if self.current is None else self.current.dealt_lines()
 
     def _leaders(self) -> str:
         sc = self.score
