@@ -132,7 +132,7 @@ def _human(i: int, several: bool, position, result, budget: tuple) -> str:
             lines.append(f"  optimal  {', '.join(result.best_actions)}  [one of them: the "
                          f"search stopped before finding every optimal action]")
         else:
-            lines.append(f"  a legal  {', '.join(result.best_actions)}  [the best proven so "
+            lines.append(f"  move     {', '.join(result.best_actions)}  [the best proven so "
                          f"far]")
             proven = _proven_actions(result.action_bounds)
             lines.append(f"  actions  proven values ({_seated(position, 'seat 0')}'s view), "

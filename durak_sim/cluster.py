@@ -65,7 +65,8 @@ def _client_class():
         from distributed import Client
     except ImportError:
         raise UserError("--scheduler needs dask.distributed: pip install "
-                        "'durak-sim[distributed]'") from None
+                        "'durak-sim[distributed]' (from a clone: pip install "
+                        "'.[distributed]')") from None
 
     class _Client(Client):
         """A Client that gives up connecting after its ``timeout`` (distributed waits for

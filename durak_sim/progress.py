@@ -70,6 +70,7 @@ class Board:
         self.rows: dict = {}
         self.status = ""
         self.started = time.perf_counter()
+        self.playing_since = None   # when the first block began (a compile before it aside)
         #: whether a live display shows it (set by :func:`live`): the run need not compute
         #: the running scores of a board nobody sees
         self.shown = False
@@ -84,6 +85,8 @@ class Board:
                 pent: Sequence[int] | None = None) -> None:
         """Row ``key`` played ``n`` more units in ``seconds``; add its results if given."""
         r = self.rows[key]
+        if self.playing_since is None:
+            self.playing_since = time.perf_counter() - seconds
         r.done += n
         r.played += n
         r.seconds += seconds
@@ -108,7 +111,10 @@ class Board:
         return sum(r.total for r in self.rows.values())
 
     def games_per_second(self) -> float | None:
-        seconds = time.perf_counter() - self.started
+        """Games a second since play began (a first run's compile is not play)."""
+        if self.playing_since is None:
+            return None
+        seconds = time.perf_counter() - self.playing_since
         games = sum(r.games for r in self.rows.values())
         return games / seconds if games and seconds > 0 else None
 

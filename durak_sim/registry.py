@@ -403,7 +403,8 @@ def load_plugin(spec: str) -> None:
             # other way (as a file / as a module), under that module's name
             raise stale_cache from exc
         if exc.name and (spec + ".").startswith(exc.name + "."):   # the plugin itself
-            said = kind if path.exists() else f"no module named {exc.name!r}"
+            said = kind if path.exists() else f"no module named {exc.name!r} on Python's " \
+                f"path (the current folder is on it only with PYTHONPATH=.; or give a .py file)"
             raise StrategyError(f"cannot load plugin {spec}: {said} ({what})") from exc
         raise StrategyError(f"cannot load plugin {spec}: {exc}") from exc
     except (Exception, SystemExit) as exc:  # a user's module failing to import is bad input

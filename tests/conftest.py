@@ -12,9 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from durak_sim.kernel.game import KernelGame
-from durak_sim.registry import load_builtins
-from durak_sim.reference import ReferenceGame
+# Tests compare one kernel thread with two (determinism, resumes, stops). numba allows as
+# many threads as the process may use cores, so on a machine with one such core the second
+# thread is asked for (oversubscribed: the same results, a little slower), here before numba
+# is imported (pyproject.toml's warning filters do not import it) and in the commands the
+# tests start.
+if "NUMBA_NUM_THREADS" not in os.environ and len(os.sched_getaffinity(0)) < 2:
+    os.environ["NUMBA_NUM_THREADS"] = "2"
+
+from durak_sim.kernel.game import KernelGame  # noqa: E402
+from durak_sim.registry import load_builtins  # noqa: E402
+from durak_sim.reference import ReferenceGame  # noqa: E402
 
 # The CLI tests run ``python -m durak_sim.cli`` (and the benchmarks) in subprocesses: they
 # must run the same durak_sim as these tests, which also shares one numba cache between both

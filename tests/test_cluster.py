@@ -151,7 +151,7 @@ def test_without_dask_the_scheduler_option_says_what_to_install(monkeypatch, tmp
     assert res.exit_code == 2
     assert res.stderr.strip().splitlines() == [
         "durak-sim: error: --scheduler needs dask.distributed: pip install "
-        "'durak-sim[distributed]'"]
+        "'durak-sim[distributed]' (from a clone: pip install '.[distributed]')"]
     assert not (tmp_path / "t").exists()
 
 

@@ -182,7 +182,8 @@ CANNOT_LOAD = [
     ("sub/notpy.txt", "not python\n", ["plugin sub/notpy.txt: not a .py file"]),
     ("adir/x.txt", "", ["cannot load plugin adir: a folder that is no importable package"]),
     ("nowhere_mod", None, ["cannot load plugin nowhere_mod: no module named 'nowhere_mod' "
-                           "(--plugin takes"]),
+                           "on Python's path (the current folder is on it only with "
+                           "PYTHONPATH=.; or give a .py file) (--plugin takes"]),
     ("hog.py", "from durak_sim.registry import register_strategy\n"
                "from durak_sim.strategies.random import decide\n"
                "register_strategy('test-hog', decide, memory=10**12)\n",
