@@ -96,9 +96,13 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None,
     # the searches the cold strategies link and a cold kernel: on other cores
     # (durak_sim.warm), beside the strategies' own code
     parts = [p for s in cold for p in s.parts]
-    what = [f"strategy {s.name!r}" for s in cold]
+    # (a strategy with a faster decide of its own for the two-player default game compiles
+    # its general one for every other table: say so, as the first run compiled the other)
+    what = [f"strategy {s.name!r}" + (" for the other tables" if s.classic is not None
+                                      else "") for s in cold]
     if kernel and shape not in _kernel_ready and kernel_cached(*shape) is False:
-        what.insert(0, "the game kernel")
+        what.insert(0, f"the game kernel for {shape[0]} seats" + (" (series)" if shape[1]
+                                                                   else ""))
         parts.append(warm.kernel_part(*shape))
     own = {s.name: (s.compile_seconds or 0) - sum(warm.cost(p) for p in s.parts) for s in cold}
     before = sum(own[s.name] for s in cold if not s.parts)
