@@ -173,6 +173,8 @@ def test_ctrl_c_during_a_cold_compile_ends_the_run_at_once(tmp_path):
     assert time.perf_counter() - t < 5, run.stderr.read()
     assert "interrupted" in run.stderr.read()
     time.sleep(1)
+    if len(os.sched_getaffinity(0)) < 2:   # one core: the run compiles alone, no helper
+        return
     assert helpers and not [h for h in helpers if os.path.exists(f"/proc/{h}/status")
                             and "State:\tZ" not in open(f"/proc/{h}/status").read()]
 
