@@ -186,16 +186,22 @@ def main():
 @plugin_option
 def strategies(plugins):
     """List the registered strategies, one line each: name, version, numba or python, the
-    tables it plays (all, or 2p: only the two-player default game), what it does."""
-    from .registry import get_strategy, strategy_names
+    tables it plays (all, or 2p: only the two-player default game), what it does. The
+    built-in levels first, weakest first; then the plugins', as registered."""
+    from .registry import BUILTIN_LEVELS, get_strategy, strategy_names
 
     load_plugins(plugins)
-    for name in strategy_names():
+    names = strategy_names()
+    names = [n for n in BUILTIN_LEVELS if n in names] + \
+        [n for n in names if n not in BUILTIN_LEVELS]
+    click.echo(f"{'name':<12} {'ver':<3}  {'code':<6}  {'tables':<6}  what it does")
+    for name in names:
         s = get_strategy(name)
         kind = "numba" if s.compiled else "python"
         tables = "all" if s.plays == "all" else "2p"   # every table, or the default game
         source = f"  [package {s.distribution}]" if s.distribution else ""
-        click.echo(f"{s.name:<12} v{s.version}  {kind:<6}  {tables:<3}  {s.description}{source}")
+        click.echo(f"{s.name:<12} v{s.version:<2}  {kind:<6}  {tables:<6}  "
+                   f"{s.description}{source}")
 
 
 def _lineup(names, rules_spec, option="STRATEGY"):
