@@ -215,10 +215,13 @@ def _closing_lines(screen, session, status: str, path: Path, again: str) -> None
             screen.say(line)
     for line in session.dealt_lines():
         screen.say(line)
-    screen.say(f"record: {path}  (durak-sim replay --record {path})", whole=True)
+    from rich.markup import escape
+
+    screen.say(escape(f"record: {path}  (durak-sim replay --record {path})"), whole=True)
     series = not isinstance(session, PlaySession)
     screen.say(("the series again" if series else "the deal again") +
-               (" from its start" if status != "over" else "") + f": {again}", whole=True)
+               (" from its start" if status != "over" else "") + f": {escape(again)}",
+               whole=True)
 
 
 def _again_command(seed: int, deal: int, ais, rules, plugins=(),

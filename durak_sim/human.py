@@ -162,11 +162,14 @@ class PlaySession:
 
     # -- who is who ---------------------------------------------------------------------
     def who(self, seat: int) -> str:
-        """``you``, ``seat 1 (hard)``; a partner in a teams game is marked as one."""
+        """``you``, ``seat 1 (hard)``; a partner in a teams game is marked as one. (As the
+        screen's markup: an engine's path may hold brackets.)"""
+        from rich.markup import escape
+
         if seat == 0:
             return "you"
         partner = ", your partner" if self.rules.teams and seat % 2 == 0 else ""
-        return f"seat {seat} ({self.names[seat]}{partner})"
+        return f"seat {seat} ({escape(self.names[seat])}{partner})"
 
     def _verb(self, seat: int, verb: str) -> str:
         """``you take`` / ``seat 1 (hard) takes``."""
@@ -467,8 +470,10 @@ class PlaySession:
 
     # -- hints -----------------------------------------------------------------------------
     def show_hint(self, obs, codes) -> None:
-        for line in self.hint_lines(obs, codes):
-            self.screen.say(f"[cyan]{line}[/]")
+        from rich.markup import escape
+
+        for line in self.hint_lines(obs, codes):   # (an adviser's error may hold brackets)
+            self.screen.say(f"[cyan]{escape(line)}[/]")
 
     def hint_lines(self, obs, codes) -> list[str]:
         """The advice at seat 0's move (``hints.Adviser``)."""
@@ -511,13 +516,15 @@ class PlaySession:
         return ["", f"[bold]{what}[/] after {n} action{'' if n == 1 else 's'}"]
 
     def dealt_lines(self) -> list[str]:
+        from rich.markup import escape
+
         s = self.screen
         g = self.game
         of = "" if self.series is None else f" (deal {self.series.k} of the series)"
         lines = [f"the hands as dealt{of}:"]
         width = max(10, *map(len, self.names))
         for k, hand in enumerate(g.hands_dealt):
-            lines.append(f"  seat {k} {self.names[k]:<{width}} "
+            lines.append(f"  seat {k} {escape(self.names[k]):<{width}} "
                          f"{s.hand(sum(1 << c for c in hand))}")
         return lines
 

@@ -83,7 +83,8 @@ class SPRTResult:
         e = self.estimate
         t = Table(title=f"SPRT {self.a} vs {self.b}: elo0 {self.elo0:+g}, elo1 {self.elo1:+g}, "
                         f"alpha {self.alpha:g}, beta {self.beta:g} ({self.model}), seed "
-                        f"{self.seed}, {self.rules.tag}", title_justify="left")
+                        f"{self.seed}, {self.rules.tag}", title_justify="left",
+                  show_header=False)
         t.add_column("", justify="left")
         t.add_column("", justify="right")
         rows = [("decision", verdict),
@@ -100,8 +101,10 @@ class SPRTResult:
                  f"{num(e.elo, '+.1f')}  [{num(e.lo, '+.1f')}, {num(e.hi, '+.1f')}]"),
                 ("Elo (naive, biased by stopping)", num(e.naive_elo, "+.1f")),
                 ("LOS", f"{100 * e.los:.2f}%")]
-        for k, v in rows:
-            t.add_row(k, v)
+        from rich.markup import escape
+
+        for k, v in rows:   # (as text: "[bounds]" is no style)
+            t.add_row(escape(k), escape(v))
         print_whole(console, t)
 
 

@@ -121,6 +121,16 @@ def test_match_sprt_stops_on_a_clear_difference():
     assert out["decision"] == "H1" and out["deals"] < 50000
 
 
+def test_match_sprt_table_shows_every_label_as_written():
+    """The summary's labels are text, not rich markup ("[bounds]" was taken for a style and
+    dropped), and the table has no empty header row."""
+    proc = run_cli("match", "easy", "random", "--sprt", "0", "50", "--deals", "50000")
+    assert proc.returncode == 0, proc.stderr
+    assert "LLR  [bounds]" in proc.stdout and "Elo (median-unbiased) [95% CI]" in proc.stdout
+    assert not [ln for ln in proc.stdout.splitlines() if set(ln.strip()) <= set("┃│ ")
+                and ln.strip()]
+
+
 def test_match_sprt_rejects_records(tmp_path):
     assert_one_line_error(run_cli("match", "easy", "random", "--sprt", "0", "50", "--records",
                                   str(tmp_path / "r.jsonl")), "--sprt")

@@ -206,3 +206,13 @@ def test_a_single_deal_stopped_with_its_last_move_says_its_result():
     s.run()
     assert s.stopped_lines("stopped") == [f"[bold]{line}[/]" for line in s.result_lines()]
     assert "unfinished" not in s.records()[0]
+
+
+def test_a_record_path_with_brackets_is_shown_as_written(tmp_path):
+    """The closing lines are text where they quote a path or a command: ``[x]`` in a folder
+    name is no style (rich markup took it for one and dropped it)."""
+    folder = tmp_path / "games[x]"
+    folder.mkdir()
+    res = _play(["--ai", "easy", "--seed", "3"], folder / "a.jsonl", "quit\n")
+    assert res.exit_code == 0, res.output
+    assert f"record: {folder / 'a.jsonl'}" in res.output
