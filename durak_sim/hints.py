@@ -154,6 +154,7 @@ class Adviser:
                 strat = get_strategy(name)
                 if strat.supports(session.rules):
                     break
+            strat = strat.for_rules(session.rules)   # (hard's classic decide: the same play)
             self.trying = strat   # (named if it fails, its compile too)
             prepare([strat], kernel=False, notice=session.screen.say)
             _, mems = seat_inputs(session.seed, session.deal, [strat])

@@ -92,10 +92,6 @@ class SeriesPlay:
         self.current: PlaySession | None = None
         self._dealer = None   # who deals the next deal (None: the first deal, R2.1)
 
-    @property
-    def game(self):
-        return self.current.game
-
     def run(self) -> None:
         for k in range(self.n):
             self.current = self.make(SeriesDeal(k, self.n, self._dealer))
@@ -136,11 +132,11 @@ class SeriesPlay:
 
     def _between(self) -> bool:
         """True when the current deal is over (the series stopped between two deals)."""
-        self._settle()
         return self.current is None or self.current.game.is_over()
 
     def records(self) -> list[dict]:
         """Every deal's record so far, an unfinished deal's last (``"unfinished": true``)."""
+        self._settle()
         if self._between():
             return list(self.finished)
         return [*self.finished, self.current.record()]
@@ -151,6 +147,7 @@ class SeriesPlay:
 
     def stopped_lines(self, what: str) -> list[str]:
         """Where the series stopped and the score of its finished deals."""
+        self._settle()
         if self._between():
             head = f"[bold]{what}[/] after {len(self.finished)} of {self.n} deals"
         else:

@@ -17,7 +17,8 @@ import pytest
 # thread is asked for (oversubscribed: the same results, a little slower), here before numba
 # is imported (pyproject.toml's warning filters do not import it) and in the commands the
 # tests start.
-if "NUMBA_NUM_THREADS" not in os.environ and len(os.sched_getaffinity(0)) < 2:
+_cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+if "NUMBA_NUM_THREADS" not in os.environ and (_cores or 1) < 2:
     os.environ["NUMBA_NUM_THREADS"] = "2"
 
 from durak_sim.kernel.game import KernelGame  # noqa: E402

@@ -21,6 +21,16 @@ from durak_sim.rules import Rules
 AGAIN = re.compile(r"the series again(?: from its start)?: (durak-sim play [^\n]+)")
 
 
+def _typed_like(strat, session, screen) -> str:
+    """The number seat 0 types to play what ``strat`` plays there (seat 0's stream and
+    workspace of the session)."""
+    g = session.game
+    obs, codes = g.observation(0), g.legal_actions()
+    code = int(strat.decide(obs, legal_array(codes), hist_for_strategy(g), session.rngs[0],
+                            session.mems[0]))
+    return str(screen.move_order(obs, codes).index(code) + 1)
+
+
 def _series_like(level, seed, j, n, rules, ais, engine="reference"):
     """Series ``j`` played in-process, seat 0 choosing what ``level`` chooses there."""
     strat = get_strategy(level).for_rules(rules)
@@ -31,12 +41,7 @@ def _series_like(level, seed, j, n, rules, ais, engine="reference"):
     def read(prompt):
         if not prompt.startswith("your move"):
             return ""   # Enter: the next deal
-        s = play.current
-        g = s.game
-        obs, codes = g.observation(0), g.legal_actions()
-        code = int(strat.decide(obs, legal_array(codes), hist_for_strategy(g), s.rngs[0],
-                                s.mems[0]))
-        return str(screen.move_order(obs, codes).index(code) + 1)
+        return _typed_like(strat, play.current, screen)
 
     ai_strats = [get_strategy(a).for_rules(rules) for a in ais]
 
@@ -135,11 +140,7 @@ def _moves_of_first_deal(seed, j):
     lines, holder = [], {}
 
     def read(prompt):
-        s = holder["s"]
-        obs, codes = s.game.observation(0), s.game.legal_actions()
-        code = int(strat.decide(obs, legal_array(codes), hist_for_strategy(s.game),
-                                s.rngs[0], s.mems[0]))
-        lines.append(str(screen.move_order(obs, codes).index(code) + 1))
+        lines.append(_typed_like(strat, holder["s"], screen))
         return lines[-1]
 
     holder["s"] = PlaySession(seed, j, Rules(), [get_strategy("easy")], screen, read=read,
