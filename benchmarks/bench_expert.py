@@ -1,6 +1,7 @@
 """The expert AI: its time per decision, and its strength against time at several budgets.
 
     python benchmarks/bench_expert.py time [--against hard] [--games 200] [--seed 1]
+        [--players 2] [--rules podkidnoy]
     python benchmarks/bench_expert.py budgets [--against hard] [--deals 2000] [--seed 1]
         [--budgets expert-fast,expert,expert-deep] [--timed-games 100] [--threads 1]
 
@@ -9,12 +10,12 @@ machine's load average at the start and the end (``load_1m``: other processes sh
 cores; per-decision times are only worth quoting when it is low).
 
 ``time``: every decision of expert timed one by one (``time.perf_counter`` around the
-compiled ``decide``) in ``--games`` games against ``--against`` on the reference engine
-(expert in seat 0 of even deals and seat 1 of odd ones, as bench_ladder.py does): the mean,
-median, 90th and 99th percentiles and the maximum, overall and split into searched decisions
-(two cards or more in the stock) and endgame ones (hard's exact search); and the kernel's
-figure, ``kernel_ms_per_decision``: ``GameBatch.seconds`` over ``R_DECISIONS`` of expert
-against itself on one thread.
+compiled ``decide``) in ``--games`` games against ``--against`` in every other seat on the
+reference engine, at the table of ``--players`` and ``--rules`` (expert in seat ``deal %
+players``, as bench_ladder.py does at two): the mean, median, 90th and 99th percentiles and
+the maximum, overall and split into searched decisions and the others (hard's exact
+endgame, the swap); and the kernel's figure, ``kernel_ms_per_decision``:
+``GameBatch.seconds`` over ``R_DECISIONS`` of expert against itself on one thread.
 
 ``budgets``: each budget variant (``strategies/expert.py``: ``expert-fast``, ``expert``,
 ``expert-deep``) plays ``--deals`` seat-swapped deal pairs against ``--against`` (the same
@@ -35,37 +36,44 @@ from durak_sim.kernel.layout import R_DECISIONS
 from durak_sim.observation import O_STOCK
 from durak_sim.play import play_games
 from durak_sim.registry import get_strategy
+from durak_sim.rules import Rules
 
 
 def _load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def decision_times(name: str, against: str, games: int, seed: int):
-    """(seconds, stock size) of every decision of ``name`` in ``games`` games against
-    ``against`` on the reference engine, ``name`` in seat ``deal % 2``."""
+def decision_times(name: str, against: str, games: int, seed: int, rules: Rules = Rules()):
+    """(seconds, searched) of every decision of ``name`` in ``games`` games against
+    ``against`` in the other seats on the reference engine, ``name`` in seat ``deal %
+    players``; ``searched``: expert's search ran (another strategy: two cards or more in
+    the stock)."""
     from durak_sim.reference import (ReferenceGame, decisions, hist_for_strategy, legal_array,
                                      seat_inputs)
+    from durak_sim.strategies.expert import E_SEARCHED
 
-    strat = get_strategy(name)
-    other = get_strategy(against)
+    strat = get_strategy(name).for_rules(rules)
+    other = get_strategy(against).for_rules(rules)
     times = []
-    stocks = []
+    searched = []
     for deal in range(games):
-        me = deal % 2
-        strats = [strat, other] if me == 0 else [other, strat]
-        game = ReferenceGame.new(seed, deal)
+        me = deal % rules.players
+        strats = [other] * rules.players
+        strats[me] = strat
+        game = ReferenceGame.new(seed, deal, rules)
         rngs, mems = seat_inputs(seed, deal, strats, stamp=deal + 1)
         for seat, legal in decisions(game):
             obs = game.observation(seat)
             args = (obs, legal_array(legal), hist_for_strategy(game), rngs[seat], mems[seat])
+            before = int(mems[seat][E_SEARCHED]) if mems[seat].size > E_SEARCHED else 0
             t = time.perf_counter()
             code = int(strats[seat].decide(*args))
             if seat == me:
                 times.append(time.perf_counter() - t)
-                stocks.append(int(obs[O_STOCK]))
+                searched.append(int(mems[seat][E_SEARCHED]) > before
+                                if name.startswith("expert") else int(obs[O_STOCK]) >= 2)
             game.apply(code)
-    return np.array(times), np.array(stocks)
+    return np.array(times), np.array(searched, dtype=bool)
 
 
 def _summary(t: np.ndarray, prefix: str = "") -> dict:
@@ -79,23 +87,25 @@ def _summary(t: np.ndarray, prefix: str = "") -> dict:
             f"{prefix}max_ms": round(1000 * float(t.max()), 4)}
 
 
-def _warm(name: str, against: str) -> float:
+def _warm(name: str, against: str, rules: Rules = Rules()) -> float:
     """Compile (or load) both strategies and the kernel: the seconds it took."""
     t = time.perf_counter()
-    play_games([name, against], seed=0, deals=range(1), threads=1)
+    play_games([name] + [against] * (rules.players - 1), seed=0, deals=range(1), threads=1,
+               rules=rules)
     return time.perf_counter() - t
 
 
 def run_time(args) -> dict:
     load0 = _load()
-    compile_s = _warm(args.strategy, args.against)
-    t, stocks = decision_times(args.strategy, args.against, args.games, args.seed)
-    self_play = play_games([args.strategy, args.strategy], seed=args.seed + 1,
-                           deals=range(args.kernel_deals), swap=False, threads=1)
+    rules = Rules(variant=args.rules, players=args.players)
+    compile_s = _warm(args.strategy, args.against, rules)
+    t, searched = decision_times(args.strategy, args.against, args.games, args.seed, rules)
+    self_play = play_games([args.strategy] * rules.players, seed=args.seed + 1,
+                           deals=range(args.kernel_deals), swap=False, threads=1, rules=rules)
     decisions = int(self_play.results[:, R_DECISIONS].sum())
     line = {"bench": "expert-time", "strategy": args.strategy, "against": args.against,
-            "games": args.games, "seed": args.seed, **_summary(t),
-            **_summary(t[stocks >= 2], "search_"), **_summary(t[stocks < 2], "endgame_"),
+            "rules": rules.tag, "games": args.games, "seed": args.seed, **_summary(t),
+            **_summary(t[searched], "search_"), **_summary(t[~searched], "endgame_"),
             "kernel_deals": args.kernel_deals,
             "kernel_ms_per_decision": round(1000 * self_play.seconds / max(1, decisions), 4),
             "compile_s": round(compile_s, 3), "load_1m_start": load0, "load_1m_end": _load(),
@@ -139,6 +149,8 @@ def main(argv=None):
     a.add_argument("--seed", type=int, default=1)
     a.add_argument("--kernel-deals", type=int, default=200,
                    help="self-play deals for the kernel's mean (one thread)")
+    a.add_argument("--players", type=int, default=2)
+    a.add_argument("--rules", default="podkidnoy", help="a ruleset's name (docs/rulesets.md)")
     b = sub.add_parser("budgets", help="score against time at several budgets")
     b.add_argument("--budgets", default="expert-fast,expert,expert-deep")
     b.add_argument("--against", default="hard")

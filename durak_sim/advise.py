@@ -30,12 +30,19 @@ class Advice:
                           for a, g, se, alive, n in self.moves]}
 
 
-def search_words(moves) -> str:
+def search_words(moves, rules=None) -> str:
     """What the rows of :func:`search_lines` are (said once, after the move chosen); the
-    deals sampled are those of the rows played the longest (hard's choice among them)."""
-    return (f"its search: each move's mean result against hard's choice, +1 a won deal, "
-            f"-1 a lost one, over the {max(m[-1] for m in moves)} deals it sampled; 95% "
-            f"intervals; a move falling behind is dropped, no longer played out")
+    deals sampled are those of the rows played the longest (hard's choice among them).
+    ``rules`` (default: the two-player game) names the result a deal scores: a won or lost
+    deal at two players and with teams, else the place (strategies/_expert_tables.py)."""
+    players = 2 if rules is None else rules.players
+    if players == 2 or (rules is not None and rules.teams):
+        result = "+1 a won deal, 0 a draw, -1 a lost one"
+    else:
+        result = f"+{players - 1} first out, -{players - 1} the Durak, 2 a place between"
+    return (f"its search: each move's mean result against hard's choice, {result}, over "
+            f"the {max(m[-1] for m in moves)} deals it sampled; 95% intervals; a move "
+            f"falling behind is dropped, no longer played out")
 
 
 def search_lines(moves, played) -> list[str]:
@@ -70,20 +77,20 @@ def search_lines(moves, played) -> list[str]:
 
 
 def applies(position) -> bool:
-    """Whether expert's advice applies: the two-player default game (the ruleset expert
-    plays), a seat to move, and at least two cards in the stock (with fewer, every card is
-    known and ``solve`` is exact)."""
-    from .registry import get_strategy
+    """Whether expert's advice applies: a seat to move where expert searches, that is
+    unless the position is a perfect-information endgame, which ``solve`` settles exactly
+    (a position's two hands are the seats still holding cards): at most the face-up trump
+    in the stock, but in prostoy, whose endgame expert searches too."""
     from .rules import Rules
 
     rules = position.rules or Rules()
-    return (get_strategy("expert").supports(rules) and position.to_move is not None
-            and len(position.stock) >= 2)
+    return position.to_move is not None and (len(position.stock) >= 2 or rules.prostoy)
 
 
 def advise(position, seed: int = 0) -> Advice:
     """expert's advice for the seat to move of ``position`` (see :func:`applies`); its
     random stream is that seat's stream of deal 0 of master seed ``seed``."""
+    from .observation import O_PLAYERS
     from .play import prepare
     from .reference import ReferenceGame, hist_for_strategy, legal_array, seat_inputs
     from .registry import get_strategy
@@ -95,7 +102,7 @@ def advise(position, seed: int = 0) -> Advice:
     g = ReferenceGame.from_position(position.to_dict())
     seat = g.to_move()
     obs, codes = g.observation(seat), g.legal_actions()
-    rngs, _ = seat_inputs(seed, 0, [strat, strat])   # (the two-player default game)
+    rngs, _ = seat_inputs(seed, 0, [strat] * int(obs[O_PLAYERS]))
     code, rows = expert_advice(obs, legal_array(codes), hist_for_strategy(g), rngs[seat])
     moves = tuple((action_text(obs, c), *row) for c, *row in rows)
     return Advice(seat, action_text(obs, code), moves)

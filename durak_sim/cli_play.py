@@ -65,7 +65,7 @@ def _lineup(ai: str | None, rules_spec: dict):
 @click.command("play")
 @click.option("--ai", default=None, metavar="LEVEL[,LEVEL...]",
               help="The AI in every other seat, or one per seat after yours (seat 1 first): "
-                   "random, easy, normal, hard, expert (two players), a plugin's name or "
+                   "random, easy, normal, hard, expert, a plugin's name or "
                    "engine:PATH (a comma inside quotes is the engine's).  [default: hard]")
 @click.option("--seed", type=click.IntRange(0, MAX_INDEX), default=None,
               help="Master seed.  [default: a new random one, printed]")
@@ -85,8 +85,7 @@ def _lineup(ai: str | None, rules_spec: dict):
                    "empty stock (not prostoy, not teams), else the --advisor's move.")
 @click.option("--advisor", metavar="LEVEL", default=None,
               help="Whose move hint shows before the endgame (expert shows its search per "
-                   "move).  [default: expert where it plays (the two-player default game), "
-                   "else hard]")
+                   "move).  [default: expert]")
 @click.option("--pace", type=Seconds(0, 60), default=0.6, show_default=True,
               metavar="SECONDS", help="Pause before each AI move is shown (at most a minute).")
 @click.option("--record", type=PathParam(dir_okay=False, path_type=Path), default=None,

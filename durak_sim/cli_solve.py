@@ -260,13 +260,13 @@ def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
         sys.exit(EXIT_INTERRUPTED)
 
 
-def _advice_text(i: int, n: int | None, a) -> str:
+def _advice_text(i: int, n: int | None, a, rules=None) -> str:
     from .advise import search_lines, search_words
 
     head = f"position {_of(i, n)}: " if n != 1 else ""
     lines = [f"{head}seat {a.seat} to move, as it sees the position: expert plays {a.action}"]
     if a.moves:
-        lines[0] += f" ({search_words(a.moves)})"
+        lines[0] += f" ({search_words(a.moves, rules)})"
         lines += search_lines(a.moves, a.action)
     return "\n".join(lines)
 
@@ -325,7 +325,7 @@ def _solve(file: str, as_json: bool, time_limit: float, max_nodes: int,
                 a = advise(p, seed)
                 line.clear()
                 click.echo(json.dumps(a.to_dict()) if as_json else
-                           ("\n" if i else "") + _advice_text(i, count(i, more), a))
+                           ("\n" if i else "") + _advice_text(i, count(i, more), a, p.rules))
             else:
                 if line.enabled:
                     n = count(i, more)

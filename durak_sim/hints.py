@@ -121,7 +121,7 @@ class Adviser:
 
             labels = [f"{j} {session.label(obs, c)}" for j, c in enumerate(codes, 1)]
             moves = [(lab, *rows[c]) for lab, c in zip(labels, codes)]
-            lines[0] += f" ({search_words(moves)})"
+            lines[0] += f" ({search_words(moves, session.rules)})"
             lines += search_lines(moves, labels[k - 1])
         return lines
 

@@ -58,7 +58,7 @@ Keys (case does not matter):
   take  stop   pick the cards up (defender); add nothing more (attacker)
   transfer 8d  pass the attack on with 8♦ (the transfer game)
   done         end a lead of several cards;  swap / keep: the trump six (R8.5)
-  hint         the adviser's move (expert in the two-player default game, else hard);
+  hint         the adviser's move (expert's unless --advisor names another);
                once you and one other seat are left, the stock empty: every move's exact value
   show         show the table again;  help: this;  quit (or Ctrl-C): stop, keeping the record"""
 

@@ -1,7 +1,10 @@
 """``expert``: determinized rollouts tested against hard's choice, then hard's exact endgame.
 
-The two-player default game (``plays="classic"``; handed any other table, it plays ``hard``,
-which plays them all).
+Every table (``plays="all"``). The two-player default game is described here and played by
+``decide_classic`` (the kernel's decide there); every other table by the same search on the
+kernel's own state and engine (``durak_sim.strategies._expert_tables``: every seat's hidden
+cards dealt again, every seat played out by hard's policy, the seat's place as the result),
+wherever hard plays normal's move, and hard's exact endgame where hard searches.
 
 While the stock holds the face-up trump and at least one hidden card (``O_STOCK >= 2``)
 expert searches every decision it is asked:
@@ -86,40 +89,46 @@ from durak_sim.actions import DEFEND, STOP, TAKE
 from durak_sim.kernel.bits import lowest, popcount
 from durak_sim.kernel.config import JIT
 from durak_sim.kernel.engine import apply_action, fill_general, fill_legal, legal_set, observe
-from durak_sim.kernel.layout import (S_ACTIVE, S_CAPPED, S_DURAK, S_DURAK_TEAM, S_FACE_UP,
-                                     S_HANDS, S_NHIST, S_OUT, S_OVER, S_SIZE, S_STOCK,
-                                     S_SWAPPER, S_TO_MOVE, S_TRANKS, S_UNBEATEN_MASK)
+from durak_sim.kernel.layout import S_DURAK, S_OVER, S_TO_MOVE
+from durak_sim.strategies._expert_tables import (G_HID, G_SIZE, G_STOCK, TABLES_VERSION,
+                                                 build_table_state, choose, gain_stats,
+                                                 rollout_policy, step_drop, table_search)
 from durak_sim.strategies._sampling import (K_SIZE, SAMPLING_VERSION, beaters, opponent_is_easy,
                                             sample_deal, track)
 from durak_sim.observation import (O_ATTACKER, O_BOUT_LIMIT, O_DISCARD, O_HAND, O_KNOWN,
                                    O_N_ATTACKS, O_PHASE, O_PLAYERS, O_RULES, O_SEAT,
-                                   O_STOCK, O_TABLE, O_TABLE_ATTACKS, O_TABLE_DEFENCES,
-                                   O_TAKING, O_TRUMP_CARD, O_TRUMP_SUIT, O_UNBEATEN, OBS_SIZE,
-                                   PHASE_DEFEND)
+                                   O_STOCK, O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING,
+                                   O_TRUMP_CARD, O_TRUMP_SUIT, O_UNBEATEN, PHASE_DEFEND,
+                                   PHASE_SWAP)
 from durak_sim.registry import register_strategy
+from durak_sim.rules import FLAG_PROSTOY
 from durak_sim.strategies.easy import decide as easy_decide
 from durak_sim.strategies.hard import HARD_VERSION, TAKE_TRUMPS_MINSTOCK, TAKE_TRUMPS_TABLE
 from durak_sim.strategies.hard import MEMORY as HARD_MEMORY
 from durak_sim.strategies.hard import RESET as HARD_RESET
+from durak_sim.strategies.hard import _other_seat
 from durak_sim.strategies.hard import decide as hard_decide
 from durak_sim.strategies.normal import M_POS as NORMAL_POS
 from durak_sim.strategies.normal import M_SIZE as NORMAL_MEMORY
 from durak_sim.strategies.normal import NORMAL_VERSION
 from durak_sim.strategies.normal import (_FULL, _NIB, DRAWN_MAX, LATE_STOCK, TRUMP_EARLY,
                                          TRUMP_LATE, _defend, _open, _rank_fill, _throw_in)
-from durak_sim.strategies.normal import decide as normal_decide
 
 #: bump when expert's play changes
-EXPERT_VERSION = 1
+EXPERT_VERSION = 2
 #: the versions of the modules whose code expert's compiled ``decide`` links. numba's cache
 #: keys a function on its own file's text, so a change there reaches expert's cached code
 #: only through a change here (hard.py does the same for the solver)
 SAMPLING_LINKED = 1
+TABLES_LINKED = 1
 HARD_LINKED = 8
 NORMAL_LINKED = 3
 if SAMPLING_VERSION != SAMPLING_LINKED:  # pragma: no cover - a development-time guard
     raise ImportError(f"strategies/expert.py links sampling version {SAMPLING_LINKED}, the "
                       f"module is version {SAMPLING_VERSION}: update SAMPLING_LINKED")
+if TABLES_VERSION != TABLES_LINKED:  # pragma: no cover - a development-time guard
+    raise ImportError(f"strategies/expert.py links _expert_tables version {TABLES_LINKED}, "
+                      f"the module is version {TABLES_VERSION}: update TABLES_LINKED")
 if HARD_VERSION != HARD_LINKED:  # pragma: no cover - a development-time guard
     raise ImportError(f"strategies/expert.py links hard version {HARD_LINKED}, hard is "
                       f"version {HARD_VERSION}: update HARD_LINKED")
@@ -161,7 +170,8 @@ E_STOCK = RESET              # 40 words: a determinization's stock
 E_RES = E_STOCK + 40         # 256 words: its rollout results
 E_W = E_RES + 256            # 16 words: the compact rollout's words (W_SIZE)
 E_HARD = E_W + 16            # hard's workspace
-MEMORY = E_HARD + HARD_MEMORY
+E_G = E_HARD + HARD_MEMORY   # the other tables' search scratch (_expert_tables.G_SIZE)
+MEMORY = E_G + G_SIZE
 #: the history buffer of the kernel-state rollout (``rollout``, for tests)
 ROLLOUT_HIST = MAX_ROLLOUT + 64
 
@@ -178,64 +188,24 @@ def _hard(obs, legal, hist, rng, mem):
 
 
 @numba.njit(**JIT)
-def _policy(obs, legal, hist, rng, nmem):
-    """The rollout policy: normal with hard's take-instead-of-trumping rule."""
-    act = normal_decide(obs, legal, hist, rng, nmem)
-    if DEFEND <= act < TAKE and obs[O_STOCK] >= TAKE_TRUMPS_MINSTOCK:
-        trumps = np.int64(0x111111111) << obs[O_TRUMP_SUIT]
-        if ((act - DEFEND) & 3 == obs[O_TRUMP_SUIT] and obs[O_TABLE_ATTACKS] & trumps != 0
-                and popcount(obs[O_TABLE_ATTACKS] | obs[O_TABLE_DEFENCES])
-                <= TAKE_TRUMPS_TABLE):
-            return np.int64(TAKE)
-    return act
-
-
-@numba.njit(**JIT)
 def build_state(obs, opp_hidden, stock_cards, st):
     """The kernel state (``durak_sim.kernel.layout``) of a determinization of ``obs``: the
     opponent holds its known cards and ``opp_hidden``, the stock is ``stock_cards`` in draw
-    order. Its history restarts at 1 (a rollout's entry 0 is the last real one)."""
-    me = obs[O_SEAT]
-    for i in range(OBS_SIZE):
-        st[i] = obs[i]
-    for i in range(OBS_SIZE, S_SIZE):
-        st[i] = 0
-    st[S_OVER] = 0
-    unb = np.int64(0)
-    ranks = np.int64(0)
-    for i in range(6):
-        a = obs[O_TABLE + 2 * i]
-        if a >= 0:
-            ranks |= np.int64(0xF) << (a & ~3)
-            d = obs[O_TABLE + 2 * i + 1]
-            if d < 0:
-                unb |= np.int64(1) << a
-            else:
-                ranks |= np.int64(0xF) << (d & ~3)
-    st[S_UNBEATEN_MASK] = unb
-    st[S_TRANKS] = ranks
-    st[19] = 0  # S_STOCK_TOP: the stock starts at S_STOCK
-    st[S_HANDS + me] = obs[O_HAND]
-    st[S_HANDS + 1 - me] = obs[O_KNOWN + 1 - me] | opp_hidden
-    st[S_ACTIVE] = 3
-    st[S_DURAK] = -1
-    st[S_DURAK_TEAM] = -1
-    st[S_FACE_UP] = obs[O_TRUMP_CARD]
-    st[S_SWAPPER] = -1
+    order (``_expert_tables.build_table_state``, for tests). Its history restarts at 1 (a
+    rollout's entry 0 is the last real one)."""
+    g = np.zeros(G_STOCK + 40, np.int64)
+    g[G_HID + 1 - obs[O_SEAT]] = opp_hidden
     for k in range(obs[O_STOCK]):
-        st[S_STOCK + k] = stock_cards[k]
-    st[S_NHIST] = 1
-    st[S_CAPPED] = 0
-    for k in range(6):
-        st[S_OUT + k] = 0
+        g[G_STOCK + k] = stock_cards[k]
+    build_table_state(obs, g, st)
 
 
 @numba.njit(**JIT)
 def rollout(st, hist2, obs2, legal2, nmem, rng, me, opp_easy):
     """The reference rollout, on the kernel's state and engine with the strategies' own
     ``decide`` (tests/test_expert.py checks ``fast_rollout`` against it; the search does not
-    use it): play ``st`` out, both seats by ``_policy`` (with ``opp_easy``, the opponent by
-    easy's ``decide``); +1 when ``me``'s opponent is the Durak, -1 when ``me`` is, 0 a draw
+    use it): play ``st`` out, both seats by ``rollout_policy`` (with ``opp_easy``, the
+    opponent by easy's ``decide``); +1 when ``me``'s opponent is the Durak, -1 when ``me`` is, 0 a draw
     (or a rollout of ``MAX_ROLLOUT`` actions)."""
     for i in range(2 * NORMAL_MEMORY):
         nmem[i] = 0
@@ -257,7 +227,7 @@ def rollout(st, hist2, obs2, legal2, nmem, rng, me, opp_easy):
             if opp_easy != 0 and seat != me:
                 code = easy_decide(obs2, legal2, hist2, rng, nmem)
             else:
-                code = _policy(obs2, legal2, hist2, rng,
+                code = rollout_policy(obs2, legal2, hist2, rng,
                                nmem[seat * NORMAL_MEMORY:(seat + 1) * NORMAL_MEMORY])
         apply_action(st, code, hist2)
         steps += 1
@@ -436,12 +406,9 @@ def fast_rollout(w, discard, tatt, tdef, u, n_att, limit, taking, att, phase, st
             limit = min(6, popcount(w[W_H + d]))
 
 
-@numba.njit(**JIT)
 def _gain(mem, a, done):
     """(mean, standard error) of action ``a``'s gain over the base after ``done`` samples."""
-    mean = mem[E_SUM + a] / done
-    var = (mem[E_SQ + a] - done * mean * mean) / max(done - 1, 1)
-    return mean, np.sqrt(max(var, 0.0) / done)
+    return gain_stats(mem[E_SUM:E_SUM + 256], mem[E_SQ:E_SQ + 256], a, done)
 
 
 @numba.njit(**JIT)
@@ -460,6 +427,10 @@ def search_decide(obs, legal, hist, rng, mem, samples, step, z_play, z_drop, fac
     stock_cards = mem[E_STOCK:E_STOCK + 40]
     res = mem[E_RES:E_RES + 256]
     w = mem[E_W:E_W + W_SIZE]
+    sums = mem[E_SUM:E_SUM + 256]
+    sqs = mem[E_SQ:E_SQ + 256]
+    alive = mem[E_ALIVE:E_ALIVE + 256]
+    played = mem[E_PLAYED:E_PLAYED + 256]
     ts = obs[O_TRUMP_SUIT]
     tc = obs[O_TRUMP_CARD]
     u = obs[O_UNBEATEN] if obs[O_PHASE] == PHASE_DEFEND else -1
@@ -502,30 +473,35 @@ def search_decide(obs, legal, hist, rng, mem, samples, step, z_play, z_drop, fac
                     mem[E_SQ + a] += d * d
         done += step
         mem[E_DONE] = done
-        for a in range(n):
-            if a != bi and mem[E_ALIVE + a] != 0:
-                mean, se = _gain(mem, a, done)
-                if mean + z_drop * se <= 0.0:
-                    mem[E_ALIVE + a] = 0
-                    mem[E_PLAYED + a] = done
-                    n_alive -= 1
+        n_alive -= step_drop(sums, sqs, alive, played, n, bi, done, z_drop)
     mem[E_SEARCHED] += 1
-    best = base
-    top = 0.0
-    for a in range(n):
-        if a != bi and mem[E_ALIVE + a] != 0:
-            mean, se = _gain(mem, a, done)
-            if mean > top and mean > z_play * se:
-                top = mean
-                best = legal[1 + a]
-    return best
+    return choose(sums, sqs, alive, legal, n, bi, done, z_play, base)
 
 
 @numba.njit(**JIT)
-def decide_budget(obs, legal, hist, rng, mem, samples):
-    """expert's decision with a budget of ``samples`` determinizations."""
-    if obs[O_RULES] != 0 or obs[O_PLAYERS] != 2:
-        return _hard(obs, legal, hist, rng, mem)  # hard plays every other table
+def _tables(obs, legal, hist, rng, mem, samples):
+    """Every table but the two-player default game: hard's exact endgame where hard searches
+    (two seats left, at most the face-up trump in the stock, not prostoy) and at the swap,
+    else the search of ``_expert_tables`` from hard's choice."""
+    base = _hard(obs, legal, hist, rng, mem)
+    if obs[O_PHASE] == PHASE_SWAP or (obs[O_STOCK] <= 1 and (obs[O_RULES] & FLAG_PROSTOY) == 0
+                                      and _other_seat(obs) >= 0):
+        return base
+    act, done, rollouts = table_search(
+        obs, legal, rng, base, mem[E_SUM:E_SUM + 256], mem[E_SQ:E_SQ + 256],
+        mem[E_ALIVE:E_ALIVE + 256], mem[E_PLAYED:E_PLAYED + 256], mem[E_RES:E_RES + 256],
+        mem[E_G:E_G + G_SIZE], samples, np.int64(STEP), Z_PLAY, Z_DROP)
+    mem[E_SEARCHED] += 1
+    mem[E_ROLLOUTS] += rollouts
+    mem[E_DONE] = done
+    mem[E_BASE] = base
+    mem[E_MODEL] = 0
+    return act
+
+
+@numba.njit(**JIT)
+def _classic(obs, legal, hist, rng, mem, samples):
+    """The two-player default game (module docstring)."""
     km = mem[E_K:E_K + K_SIZE]
     track(obs, hist, km)
     if obs[O_STOCK] < SEARCH_MIN_STOCK:
@@ -535,9 +511,23 @@ def decide_budget(obs, legal, hist, rng, mem, samples):
                          easy, easy)
 
 
+@numba.njit(**JIT)
+def decide_budget(obs, legal, hist, rng, mem, samples):
+    """expert's decision with a budget of ``samples`` determinizations."""
+    if obs[O_RULES] != 0 or obs[O_PLAYERS] != 2:
+        return _tables(obs, legal, hist, rng, mem, samples)
+    return _classic(obs, legal, hist, rng, mem, samples)
+
+
 @numba.njit(**JIT)  # compiled for the kernel on first use (durak_sim.registry)
 def decide(obs, legal, hist, rng, mem):
     return decide_budget(obs, legal, hist, rng, mem, np.int64(SAMPLES))
+
+
+@numba.njit(**JIT)  # compiled for the kernel on first use (durak_sim.registry)
+def decide_classic(obs, legal, hist, rng, mem):
+    """The two-player default game: ``decide`` there, without the other tables' search."""
+    return _classic(obs, legal, hist, rng, mem, np.int64(SAMPLES))
 
 
 @numba.njit(**JIT)
@@ -585,7 +575,7 @@ def register_budget_variants() -> None:
 register_strategy("expert", decide, version=EXPERT_VERSION, memory=MEMORY, reset=RESET,
                   description=f"determinized rollouts (at most {SAMPLES} deals a decision) "
                               "tested against hard's choice; hard's exact endgame",
-                  compile_seconds=150, plays="classic",
-                  parts=("solver", "variant"))
+                  compile_seconds=150, plays="all", parts=("solver", "variant"),
+                  classic=decide_classic, classic_parts=("solver", "variant"))
 if os.environ.get("DURAK_SIM_EXPERT_BUDGETS", "") == "1":
     register_budget_variants()

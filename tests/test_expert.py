@@ -279,12 +279,14 @@ def test_expert_searches_before_the_endgame_and_advises():
         assert mean * deals == pytest.approx(mem[X.E_SUM + k])
 
 
-def test_expert_is_registered_for_the_default_game_only():
+def test_expert_is_registered_for_every_table_with_its_own_default_game_decide():
     s = get_strategy("expert")
-    assert s.plays == "classic" and s.compiled and s.memory == X.MEMORY
+    assert s.plays == "all" and s.compiled and s.memory == X.MEMORY
+    assert s.classic is X.decide_classic
     from durak_sim.rules import Rules
 
-    assert s.supports(Rules()) and not s.supports(Rules(players=3))
+    assert s.supports(Rules()) and s.supports(Rules(players=3))
+    assert s.supports(Rules(variant="teams", players=4))
 
 
 def test_expert_benchmark_prints_json_lines():

@@ -515,4 +515,4 @@ def test_neighbours_at_two_and_three_players_is_the_default_game():
                            rules=Rules(players=len(lineup), throw_in="neighbours"))
         assert (plain.results == other.results).all()
     assert get_strategy("expert").supports(Rules(throw_in="neighbours"))
-    assert not get_strategy("expert").supports(Rules(players=3))
+    assert get_strategy("expert").supports(Rules(players=3))
