@@ -97,7 +97,7 @@ def _warm(name: str, against: str, rules: Rules = Rules()) -> float:
 
 def run_time(args) -> dict:
     load0 = _load()
-    rules = Rules(variant=args.rules, players=args.players)
+    rules = Rules(variant=args.rules, players=args.players)   # (None: the ruleset's size)
     compile_s = _warm(args.strategy, args.against, rules)
     t, searched = decision_times(args.strategy, args.against, args.games, args.seed, rules)
     self_play = play_games([args.strategy] * rules.players, seed=args.seed + 1,
@@ -149,7 +149,7 @@ def main(argv=None):
     a.add_argument("--seed", type=int, default=1)
     a.add_argument("--kernel-deals", type=int, default=200,
                    help="self-play deals for the kernel's mean (one thread)")
-    a.add_argument("--players", type=int, default=2)
+    a.add_argument("--players", type=int, default=None, help="default: the ruleset's")
     a.add_argument("--rules", default="podkidnoy", help="a ruleset's name (docs/rulesets.md)")
     b = sub.add_parser("budgets", help="score against time at several budgets")
     b.add_argument("--budgets", default="expert-fast,expert,expert-deep")

@@ -39,7 +39,8 @@ def search_words(moves, rules=None) -> str:
     if players == 2 or (rules is not None and rules.teams):
         result = "+1 a won deal, 0 a draw, -1 a lost one"
     else:
-        result = f"+{players - 1} first out, -{players - 1} the Durak, 2 a place between"
+        scores = ", ".join(f"{players + 1 - 2 * p:+d}" for p in range(1, players + 1))
+        result = f"places scoring {scores} from first out to the Durak"
     return (f"its search: each move's mean result against hard's choice, {result}, over "
             f"the {max(m[-1] for m in moves)} deals it sampled; 95% intervals; a move "
             f"falling behind is dropped, no longer played out")
@@ -79,12 +80,9 @@ def search_lines(moves, played) -> list[str]:
 def applies(position) -> bool:
     """Whether expert's advice applies: a seat to move where expert searches, that is
     unless the position is a perfect-information endgame, which ``solve`` settles exactly
-    (a position's two hands are the seats still holding cards): at most the face-up trump
-    in the stock, but in prostoy, whose endgame expert searches too."""
-    from .rules import Rules
-
-    rules = position.rules or Rules()
-    return position.to_move is not None and (len(position.stock) >= 2 or rules.prostoy)
+    (a position's two hands are the seats still holding cards; positions are not written
+    for prostoy): at least two cards in the stock."""
+    return position.to_move is not None and len(position.stock) >= 2
 
 
 def advise(position, seed: int = 0) -> Advice:

@@ -30,8 +30,8 @@ def _command_line() -> str:
 @click.argument("strategies", nargs=-1, metavar="[STRATEGY ...]")
 @click.option("--gauntlet", metavar="NAME", default=None,
               help="Play NAME against each of the other strategies instead of a round robin "
-                   "(no strategies listed: every other built-in level, expert included at two "
-                   "players).")
+                   "(no strategies listed: every other built-in level, expert included; at "
+                   "tables of three or more its games are the slow ones).")
 @click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=None,
               help=f"Deal indices 0..N-1 per pairing (line-up), each played in every seating "
                    f"(two players: twice, the seats swapped).  [default: {DEFAULT_DEALS}]")

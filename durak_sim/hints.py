@@ -5,6 +5,7 @@ prostoy, not teams); before that, the move of an adviser level (:class:`Adviser`
 from __future__ import annotations
 
 import numpy as np
+from rich.markup import escape
 
 from .observation import (O_ATTACKER, O_BOUT_LIMIT, O_DISCARD, O_HAND, O_N_HIST, O_PLAYERS,
                           O_STOCK, O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TAKING, O_TRUMP_SUIT)
@@ -91,9 +92,10 @@ class Adviser:
         self._ready = None         # (strategy, workspace) once it is ready
 
     def lines(self, session, obs, codes) -> list[str]:
-        """Advice: in a two-seat empty-stock endgame the exact value of every legal move
-        (``durak_sim.solve``), otherwise what expert (else hard, else easy) would play in
-        seat 0, with expert's search statistics per move where it searched."""
+        """Advice, as the screen's markup (the cards' labels are): in a two-seat empty-stock
+        endgame the exact value of every legal move (``durak_sim.solve``), otherwise what
+        expert (else hard, else easy) would play in seat 0, with expert's search statistics
+        per move where it searched."""
         values = endgame_values(session.game, codes, session.rules) if int(obs[O_STOCK]) == 0 \
             else None
         if values is not None:
@@ -115,7 +117,7 @@ class Adviser:
         except Exception as exc:  # noqa: BLE001 - the adviser's failure, told in a line
             return [self._failed(session, exc)]
         k = codes.index(code) + 1
-        lines = [f"hint: {name} would play {k} {session.label(obs, code)}"]
+        lines = [f"hint: {escape(name)} would play {k} {session.label(obs, code)}"]
         if rows:   # expert's search: each move against hard's choice on the same sampled deals
             from .advise import search_lines, search_words
 
@@ -136,7 +138,7 @@ class Adviser:
         where, at = f"adviser {name} (seat 0)", session.at()
         what = exc.one_line(where, at) if isinstance(exc, StrategyFailure) else \
             f"{where} {describe_failure(exc)} {at}"
-        return f"no hint: {what}"
+        return f"no hint: {escape(what)}"   # (as the screen's markup: it may hold brackets)
 
     def move(self, session, obs, codes) -> tuple[str, int, dict]:
         """(strategy, code, search rows): what the advisor (by default the strongest level

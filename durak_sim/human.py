@@ -470,10 +470,8 @@ class PlaySession:
 
     # -- hints -----------------------------------------------------------------------------
     def show_hint(self, obs, codes) -> None:
-        from rich.markup import escape
-
-        for line in self.hint_lines(obs, codes):   # (an adviser's error may hold brackets)
-            self.screen.say(f"[cyan]{escape(line)}[/]")
+        for line in self.hint_lines(obs, codes):   # (markup: the cards' colours)
+            self.screen.say(f"[cyan]{line}[/]")
 
     def hint_lines(self, obs, codes) -> list[str]:
         """The advice at seat 0's move (``hints.Adviser``)."""

@@ -68,7 +68,7 @@ imported, e.g. ``DURAK_SIM_EXPERT_BUDGETS=1 durak-sim match expert-fast hard``),
 default: every registered strategy is played against every other by the test suite.
 
 Advice (``durak-sim play --hint``, ``durak-sim solve``): ``decide`` is a plain strategy
-function and may be called on any observation of the default game with a fresh workspace
+function and may be called on any observation, at any table, with a fresh workspace
 (``mem = np.zeros(MEMORY, np.int64); mem[0] = 1``): the card memory reads the whole public
 history again. ``expert_advice(obs, legal, hist, rng)`` does that and also returns the
 search's statistics per action (mean gain over the base action, its standard error, still in
@@ -78,7 +78,7 @@ the running).
 (``sampling.K_SIZE`` words), counters (decisions searched, rollouts), the last search's
 statistics; then scratch (a determinization's stock and results, the rollout's words) and
 hard's whole workspace (its game stamp copied from ``mem[0]``, its reset words zeroed at the
-first decision of each game).
+first decision of each game), then the other tables' search scratch (``_expert_tables``).
 """
 import os
 
@@ -569,7 +569,7 @@ def register_budget_variants() -> None:
                         ("expert-deep", decide_deep, DEEP_SAMPLES)):
         register_strategy(name, fn, version=EXPERT_VERSION, memory=MEMORY, reset=RESET,
                           description=f"expert with at most {k} determinizations a decision",
-                          compile_seconds=150, plays="classic", parts=("solver", "variant"))
+                          compile_seconds=150, plays="all", parts=("solver", "variant"))
 
 
 register_strategy("expert", decide, version=EXPERT_VERSION, memory=MEMORY, reset=RESET,

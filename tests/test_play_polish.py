@@ -265,3 +265,17 @@ def test_words_during_a_lead_and_a_verb_without_a_card():
     assert said("transfer") == "this game has no transfers (perevodnoy or --transfer, R8.2)"
     assert said("beat") == "beat which card? type beat and the card, like beat 7d, or a " \
                            "move's number"
+
+
+@pytest.mark.parametrize("args", [["--ai", "hard"], ["--ai", "hard,hard,hard", "--players", "4"],
+                                  ["--ai", "hard", "--advisor", "hard"]])
+def test_a_hint_shows_its_cards_not_their_markup(tmp_path, args):
+    """The hint's lines are the screen's markup (the cards' colours): shown, they hold the
+    cards and none of the tags, with colours or without (they once were escaped whole)."""
+    for color in ("--color", "--no-color"):
+        res = _play([*args, "--seed", "3", color], tmp_path / f"h{color}.jsonl", "hint\nquit\n")
+        assert res.exit_code == 0, res.output
+        hint = res.output[res.output.index("hint: "):]
+        assert "would play" in hint
+        for tag in ("[red]", "[/]", "[bold", "[cyan]"):
+            assert tag not in hint, hint
