@@ -92,11 +92,12 @@ def advise(position, seed: int = 0) -> Advice:
     from .play import prepare
     from .reference import ReferenceGame, hist_for_strategy, legal_array, seat_inputs
     from .registry import get_strategy
+    from .rules import Rules
     from .strategies.expert import expert_advice
     from .views import action_text
 
     strat = get_strategy("expert")
-    prepare([strat], kernel=False)
+    prepare([strat.for_rules(position.rules or Rules())], kernel=False)   # (what it calls)
     g = ReferenceGame.from_position(position.to_dict())
     seat = g.to_move()
     obs, codes = g.observation(seat), g.legal_actions()

@@ -19,8 +19,9 @@ rules the kernel plays:
    prostoy), each seat with a fresh normal memory. The result is the seat's: at two
    players and with teams +1 a won deal, -1 a lost one, 0 a draw (the score's half); at
    three or more ``players + 1 - 2 * place`` (the first out ``players - 1``, the Durak
-   ``1 - players``; seats that go out together share the better place, as the reports'
-   mean place has it): every place counts, as the N-player tables rate by places.
+   ``1 - players``; the engine's places: seats going out in one bout take the next places
+   in turn, and only a drawn end shares one): every place counts, as the N-player tables
+   rate by places.
 4. **The decision**: the default game's sequential test on the gains over the base action,
    sample by sample (``step_drop``, ``choose``: expert.py's constants).
 

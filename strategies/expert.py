@@ -541,17 +541,19 @@ def decide_deep(obs, legal, hist, rng, mem):
 
 
 def expert_advice(obs, legal, hist, rng, mem=None):
-    """expert's choice at a position of the default game, with the search's statistics:
+    """expert's choice at a position of any table, with the search's statistics:
     ``(action, rows)``, a row per legal action ``(code, mean gain over the base action,
     standard error, still in the running, determinizations it was played on)``, the mean and
     error over those (a dropped move's stop at its drop; the base action's row is 0, 0)
     (empty when it did not search: the exact endgame). ``mem`` defaults to a fresh workspace
-    (the card memory reads the whole history)."""
+    (the card memory reads the whole history). The default game is ``decide_classic``'s,
+    as the kernel plays it (and as ``prepare`` compiles it for a hint)."""
     if mem is None:
         mem = np.zeros(MEMORY, np.int64)
         mem[0] = 1
     before = int(mem[E_SEARCHED])
-    act = int(decide(obs, legal, hist, rng, mem))
+    classic = int(obs[O_RULES]) == 0 and int(obs[O_PLAYERS]) == 2   # (decide_budget's test)
+    act = int((decide_classic if classic else decide)(obs, legal, hist, rng, mem))
     rows = []
     done = int(mem[E_DONE])
     if int(mem[E_SEARCHED]) > before and done > 0:

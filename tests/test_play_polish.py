@@ -267,15 +267,18 @@ def test_words_during_a_lead_and_a_verb_without_a_card():
                            "move's number"
 
 
-@pytest.mark.parametrize("args", [["--ai", "hard"], ["--ai", "hard,hard,hard", "--players", "4"],
-                                  ["--ai", "hard", "--advisor", "hard"]])
-def test_a_hint_shows_its_cards_not_their_markup(tmp_path, args):
+@pytest.mark.parametrize("args,card", [(["--ai", "hard", "--seed", "3"], None),
+                                       (["--ai", "hard,hard,hard", "--players", "4", "--seed",
+                                         "3"], None),
+                                       (["--ai", "hard", "--advisor", "hard", "--seed", "5"],
+                                        "6\u2666")])
+def test_a_hint_shows_its_cards_not_their_markup(tmp_path, args, card):
     """The hint's lines are the screen's markup (the cards' colours): shown, they hold the
     cards and none of the tags, with colours or without (they once were escaped whole)."""
     for color in ("--color", "--no-color"):
-        res = _play([*args, "--seed", "3", color], tmp_path / f"h{color}.jsonl", "hint\nquit\n")
+        res = _play([*args, color], tmp_path / f"h{color}.jsonl", "hint\nquit\n")
         assert res.exit_code == 0, res.output
         hint = res.output[res.output.index("hint: "):]
-        assert "would play" in hint
+        assert "would play" in hint and (card is None or card in hint.splitlines()[0])
         for tag in ("[red]", "[/]", "[bold", "[cyan]"):
             assert tag not in hint, hint
