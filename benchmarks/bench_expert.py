@@ -54,6 +54,7 @@ def decision_times(name: str, against: str, games: int, seed: int, rules: Rules 
 
     strat = get_strategy(name).for_rules(rules)
     other = get_strategy(against).for_rules(rules)
+    expert = name.startswith("expert")
     times = []
     searched = []
     for deal in range(games):
@@ -65,13 +66,13 @@ def decision_times(name: str, against: str, games: int, seed: int, rules: Rules 
         for seat, legal in decisions(game):
             obs = game.observation(seat)
             args = (obs, legal_array(legal), hist_for_strategy(game), rngs[seat], mems[seat])
-            before = int(mems[seat][E_SEARCHED]) if mems[seat].size > E_SEARCHED else 0
+            before = int(mems[seat][E_SEARCHED]) if seat == me and expert else 0
             t = time.perf_counter()
             code = int(strats[seat].decide(*args))
             if seat == me:
                 times.append(time.perf_counter() - t)
-                searched.append(int(mems[seat][E_SEARCHED]) > before
-                                if name.startswith("expert") else int(obs[O_STOCK]) >= 2)
+                searched.append(int(mems[seat][E_SEARCHED]) > before if expert
+                                else int(obs[O_STOCK]) >= 2)
             game.apply(code)
     return np.array(times), np.array(searched, dtype=bool)
 

@@ -35,11 +35,14 @@ def search_words(moves, rules=None) -> str:
     deals sampled are those of the rows played the longest (hard's choice among them).
     ``rules`` (default: the two-player game) names the result a deal scores: a won or lost
     deal at two players and with teams, else the place (strategies/_expert_tables.py)."""
-    players = 2 if rules is None else rules.players
-    if players == 2 or (rules is not None and rules.teams):
+    from .rules import Rules
+
+    rules = rules or Rules()
+    if rules.players == 2 or rules.teams:
         result = "+1 a won deal, 0 a draw, -1 a lost one"
     else:
-        scores = ", ".join(f"{players + 1 - 2 * p:+d}" for p in range(1, players + 1))
+        n = rules.players
+        scores = ", ".join(f"{n + 1 - 2 * p:+d}" for p in range(1, n + 1))
         result = f"places scoring {scores} from first out to the Durak"
     return (f"its search: each move's mean result against hard's choice, {result}, over "
             f"the {max(m[-1] for m in moves)} deals it sampled; 95% intervals; a move "

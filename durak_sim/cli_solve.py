@@ -213,12 +213,13 @@ class _ProgressLine:
                    "rest keep code order. Value and actions stay exact.")
 @click.option("--expert", "expert", is_flag=True,
               help="At a position with two or more cards in the stock (any ruleset a "
-                   "position describes), advise the seat to move as it sees the position (its hand, the table, "
-                   "the discard, the face-up trump, the known cards; not the other hand nor "
-                   "the stock's order): expert's move and each move's mean result against "
-                   "hard's choice over the deals its search samples (its budget is its "
-                   "own: --time-limit, --max-nodes and --order-nodes bound the exact "
-                   "searches). Other positions are solved exactly as without it.")
+                   "position describes), advise the seat to move as it sees the position "
+                   "(its hand, the table, the discard, the face-up trump, the known cards; "
+                   "not the other hand nor the stock's order): expert's move and each "
+                   "move's mean result against hard's choice over the deals its search "
+                   "samples (its budget is its own: --time-limit, --max-nodes and "
+                   "--order-nodes bound the exact searches). Other positions are solved "
+                   "exactly as without it.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="With --expert: the seed of expert's sampled deals.")
 @click.option("--any-position", "any_position", is_flag=True,

@@ -14,6 +14,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from rich.markup import escape
+
 from .actions import (DONE, KEEP, STOP, SWAP, TAKE, TRANSFER, action_card, is_attack,
                       is_defend)
 from .cards import RANK_DISPLAY, mask_cards
@@ -164,8 +166,6 @@ class PlaySession:
     def who(self, seat: int) -> str:
         """``you``, ``seat 1 (hard)``; a partner in a teams game is marked as one. (As the
         screen's markup: an engine's path may hold brackets.)"""
-        from rich.markup import escape
-
         if seat == 0:
             return "you"
         partner = ", your partner" if self.rules.teams and seat % 2 == 0 else ""
@@ -514,8 +514,6 @@ class PlaySession:
         return ["", f"[bold]{what}[/] after {n} action{'' if n == 1 else 's'}"]
 
     def dealt_lines(self) -> list[str]:
-        from rich.markup import escape
-
         s = self.screen
         g = self.game
         of = "" if self.series is None else f" (deal {self.series.k} of the series)"

@@ -31,8 +31,7 @@ decisions); the test's sums are expert's.
 import numba
 import numpy as np
 
-from durak_sim.actions import DEFEND, LEGAL_SIZE, TAKE
-from durak_sim.cards import FULL_DECK
+from durak_sim.actions import LEGAL_SIZE
 from durak_sim.kernel.bits import lowest, popcount
 from durak_sim.kernel.config import JIT
 from durak_sim.kernel.engine import apply_action, fill_general, fill_legal, legal_set, observe
@@ -41,12 +40,13 @@ from durak_sim.kernel.layout import (S_ACTIVE, S_CAPPED, S_DURAK, S_DURAK_TEAM, 
                                      S_PLAYERS, S_SIZE, S_STOCK, S_STOCK_TOP, S_SWAPPER,
                                      S_TO_MOVE, S_TRANKS, S_UNBEATEN_MASK)
 from durak_sim.kernel.rng import rng_below
-from durak_sim.observation import (MAX_SEATS, O_DISCARD, O_HAND, O_HAND_SIZES, O_KNOWN,
+from durak_sim.observation import (MAX_SEATS, O_HAND, O_HAND_SIZES, O_KNOWN,
                                    O_PLACES, O_PLAYERS, O_RULES, O_SEAT, O_STOCK, O_TABLE,
                                    O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TRUMP_CARD,
                                    O_TRUMP_SUIT, OBS_SIZE)
 from durak_sim.rules import FLAG_PROSTOY, FLAG_TEAMS
-from durak_sim.strategies.hard import TAKE_TRUMPS_MINSTOCK, TAKE_TRUMPS_TABLE
+from durak_sim.strategies._sampling import unseen_cards
+from durak_sim.strategies.hard import trumps_taken
 from durak_sim.strategies.normal import M_POS as NORMAL_POS
 from durak_sim.strategies.normal import M_SIZE as NORMAL_MEMORY
 from durak_sim.strategies.normal import decide as normal_decide
@@ -71,18 +71,6 @@ G_SIZE = G_HIST + MAX_TABLE_ROLLOUT + 64
 
 
 @numba.njit(**JIT)
-def table_unseen(obs):
-    """The cards ``obs``'s seat has not seen: not in its hand, the discard pile, on the table,
-    among any seat's known cards, nor the face-up trump while it lies in the stock."""
-    seen = obs[O_HAND] | obs[O_DISCARD] | obs[O_TABLE_ATTACKS] | obs[O_TABLE_DEFENCES]
-    for s in range(obs[O_PLAYERS]):
-        seen |= obs[O_KNOWN + s]
-    if obs[O_STOCK] > 0 and obs[O_TRUMP_CARD] >= 0:
-        seen |= np.int64(1) << obs[O_TRUMP_CARD]
-    return FULL_DECK & ~seen
-
-
-@numba.njit(**JIT)
 def sample_table(obs, rng, g):
     """One determinization into ``g`` (module docstring): ``g[G_HID + s]`` seat s's hidden
     cards (0 for the seat itself), ``g[G_STOCK:]`` the stock in draw order. Draws the unseen
@@ -92,7 +80,7 @@ def sample_table(obs, rng, g):
     me = obs[O_SEAT]
     stock = obs[O_STOCK]
     face_up = stock > 0 and obs[O_TRUMP_CARD] >= 0
-    pool = table_unseen(obs)
+    pool = unseen_cards(obs)
     n = popcount(pool)
     need = stock - 1 if face_up else stock
     for s in range(MAX_SEATS):
@@ -183,13 +171,9 @@ def rollout_policy(obs, legal, hist, rng, nmem):
     """hard's policy before its search: normal, and at the two-player tables but prostoy
     hard's take-instead-of-trumping rule (strategies/hard.py)."""
     act = normal_decide(obs, legal, hist, rng, nmem)
-    if (obs[O_PLAYERS] == 2 and (obs[O_RULES] & FLAG_PROSTOY) == 0 and DEFEND <= act < TAKE
-            and obs[O_STOCK] >= TAKE_TRUMPS_MINSTOCK):
-        trumps = np.int64(0x111111111) << obs[O_TRUMP_SUIT]
-        if ((act - DEFEND) & 3 == obs[O_TRUMP_SUIT] and obs[O_TABLE_ATTACKS] & trumps != 0
-                and popcount(obs[O_TABLE_ATTACKS] | obs[O_TABLE_DEFENCES])
-                <= TAKE_TRUMPS_TABLE):
-            return np.int64(TAKE)
+    if obs[O_PLAYERS] == 2 and (obs[O_RULES] & FLAG_PROSTOY) == 0:
+        return trumps_taken(act, obs[O_STOCK], obs[O_TRUMP_SUIT], obs[O_TABLE_ATTACKS],
+                            obs[O_TABLE_DEFENCES])
     return act
 
 

@@ -40,9 +40,9 @@ import numpy as np
 
 from durak_sim.actions import DEFEND, STOP, TAKE
 from durak_sim.cards import FULL_DECK
-from durak_sim.observation import (O_DISCARD, O_HAND, O_HAND_SIZES, O_KNOWN, O_N_HIST, O_SEAT,
-                                   O_STOCK, O_TABLE_ATTACKS, O_TABLE_DEFENCES, O_TRUMP_CARD,
-                                   O_TRUMP_SUIT)
+from durak_sim.observation import (O_DISCARD, O_HAND, O_HAND_SIZES, O_KNOWN, O_N_HIST,
+                                   O_PLAYERS, O_SEAT, O_STOCK, O_TABLE_ATTACKS,
+                                   O_TABLE_DEFENCES, O_TRUMP_CARD, O_TRUMP_SUIT)
 from durak_sim.kernel.bits import lowest, popcount
 from durak_sim.kernel.config import JIT
 from durak_sim.kernel.rng import rng_below
@@ -93,12 +93,13 @@ def beaters(c, ts):
 
 @numba.njit(**JIT)
 def unseen_cards(obs):
-    """The cards this seat has not seen: the opponent's hidden cards and the stock but its
-    face-up last card (two players)."""
-    opp = 1 - obs[O_SEAT]
+    """The cards this seat has not seen: the other seats' hidden cards and the stock but its
+    face-up last card (not in its hand, the discard pile, on the table, among any seat's
+    known cards, nor the face-up trump while it lies in the stock; at any table)."""
     seen = obs[O_HAND] | obs[O_DISCARD] | obs[O_TABLE_ATTACKS] | obs[O_TABLE_DEFENCES]
-    seen |= obs[O_KNOWN + opp]
-    if obs[O_STOCK] > 0:
+    for s in range(obs[O_PLAYERS]):
+        seen |= obs[O_KNOWN + s]
+    if obs[O_STOCK] > 0 and obs[O_TRUMP_CARD] >= 0:
         seen |= np.int64(1) << obs[O_TRUMP_CARD]
     return np.int64(_FULL) & ~seen
 

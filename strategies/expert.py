@@ -103,7 +103,7 @@ from durak_sim.observation import (O_ATTACKER, O_BOUT_LIMIT, O_DISCARD, O_HAND, 
 from durak_sim.registry import register_strategy
 from durak_sim.rules import FLAG_PROSTOY
 from durak_sim.strategies.easy import decide as easy_decide
-from durak_sim.strategies.hard import HARD_VERSION, TAKE_TRUMPS_MINSTOCK, TAKE_TRUMPS_TABLE
+from durak_sim.strategies.hard import HARD_VERSION, trumps_taken
 from durak_sim.strategies.hard import MEMORY as HARD_MEMORY
 from durak_sim.strategies.hard import RESET as HARD_RESET
 from durak_sim.strategies.hard import _other_seat
@@ -205,8 +205,8 @@ def rollout(st, hist2, obs2, legal2, nmem, rng, me, opp_easy):
     """The reference rollout, on the kernel's state and engine with the strategies' own
     ``decide`` (tests/test_expert.py checks ``fast_rollout`` against it; the search does not
     use it): play ``st`` out, both seats by ``rollout_policy`` (with ``opp_easy``, the
-    opponent by easy's ``decide``); +1 when ``me``'s opponent is the Durak, -1 when ``me`` is, 0 a draw
-    (or a rollout of ``MAX_ROLLOUT`` actions)."""
+    opponent by easy's ``decide``); +1 when ``me``'s opponent is the Durak, -1 when ``me``
+    is, 0 a draw (or a rollout of ``MAX_ROLLOUT`` actions)."""
     for i in range(2 * NORMAL_MEMORY):
         nmem[i] = 0
     nmem[NORMAL_POS] = 1  # hist2[0] is the last entry before the search: read from 1
@@ -228,7 +228,7 @@ def rollout(st, hist2, obs2, legal2, nmem, rng, me, opp_easy):
                 code = easy_decide(obs2, legal2, hist2, rng, nmem)
             else:
                 code = rollout_policy(obs2, legal2, hist2, rng,
-                               nmem[seat * NORMAL_MEMORY:(seat + 1) * NORMAL_MEMORY])
+                                      nmem[seat * NORMAL_MEMORY:(seat + 1) * NORMAL_MEMORY])
         apply_action(st, code, hist2)
         steps += 1
     d = st[S_DURAK]
@@ -336,10 +336,7 @@ def fast_rollout(w, discard, tatt, tdef, u, n_att, limit, taking, att, phase, st
                 if phase == PH_DEFEND:
                     code = _defend(lm, hand, table, opp_cards, u, n_att, limit, n_stock, ts,
                                    tpen)
-                    if DEFEND <= code < TAKE and n_stock >= TAKE_TRUMPS_MINSTOCK:
-                        if ((code - DEFEND) & 3 == ts and tatt & (np.int64(_NIB) << ts) != 0
-                                and popcount(table) <= TAKE_TRUMPS_TABLE):
-                            code = np.int64(TAKE)
+                    code = trumps_taken(code, n_stock, ts, tatt, tdef)
                 elif phase == PH_OPEN:
                     code = _open(lm, opp_cards, opp_n, exact, ts, tpen)
                 else:

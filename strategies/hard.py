@@ -196,6 +196,20 @@ def _solve_two(obs, opp, opp_hand, stock_n, mem):
                    mem[M_STATS:M_STATS + STATS_SIZE])
 
 
+@numba.njit(inline="always", **JIT)
+def trumps_taken(act, stock, trump_suit, attacks, defences):
+    """The take-instead-of-trumping rule (module docstring): ``TAKE`` where ``act`` beats with
+    a trump in a bout whose attack cards ``attacks`` hold a trump, while the stock holds at
+    least ``TAKE_TRUMPS_MINSTOCK`` cards and at most ``TAKE_TRUMPS_TABLE`` cards lie on the
+    table (the opponent's trumps come with it); else ``act``. Scalars only (inlined into the
+    hot paths that call it)."""
+    if DEFEND <= act < TAKE and stock >= TAKE_TRUMPS_MINSTOCK:
+        if ((act - DEFEND) & 3 == trump_suit and attacks & (SUIT0 << trump_suit) != 0
+                and popcount(attacks | defences) <= TAKE_TRUMPS_TABLE):
+            return np.int64(TAKE)
+    return act
+
+
 @numba.njit(**JIT)
 def _unseen(obs):
     opp = 1 - obs[O_SEAT]
@@ -240,13 +254,9 @@ def _general(obs, legal, hist, rng, mem):
                     if legal[k] == act:
                         return act
     act = normal_decide(obs, legal, hist, rng, mem[M_NORMAL:M_NORMAL + NORMAL_MEMORY])
-    if (obs[O_PLAYERS] == 2 and (flags & FLAG_PROSTOY) == 0 and DEFEND <= act < TAKE
-            and stock >= TAKE_TRUMPS_MINSTOCK):
-        trumps = SUIT0 << obs[O_TRUMP_SUIT]
-        if ((act - DEFEND) & 3 == obs[O_TRUMP_SUIT] and obs[O_TABLE_ATTACKS] & trumps != 0
-                and popcount(obs[O_TABLE_ATTACKS] | obs[O_TABLE_DEFENCES])
-                <= TAKE_TRUMPS_TABLE):
-            return TAKE
+    if obs[O_PLAYERS] == 2 and (flags & FLAG_PROSTOY) == 0:
+        return trumps_taken(act, stock, obs[O_TRUMP_SUIT], obs[O_TABLE_ATTACKS],
+                            obs[O_TABLE_DEFENCES])
     return act
 
 
@@ -257,13 +267,8 @@ def decide_classic(obs, legal, hist, rng, mem):
     stock = obs[O_STOCK]
     if stock > 1:
         act = normal_decide(obs, legal, hist, rng, mem[M_NORMAL:M_NORMAL + NORMAL_MEMORY])
-        if DEFEND <= act < TAKE and stock >= TAKE_TRUMPS_MINSTOCK:
-            trumps = SUIT0 << obs[O_TRUMP_SUIT]
-            if ((act - DEFEND) & 3 == obs[O_TRUMP_SUIT] and obs[O_TABLE_ATTACKS] & trumps != 0
-                    and popcount(obs[O_TABLE_ATTACKS] | obs[O_TABLE_DEFENCES])
-                    <= TAKE_TRUMPS_TABLE):
-                return TAKE  # the opponent's trumps come with the table
-        return act
+        return trumps_taken(act, stock, obs[O_TRUMP_SUIT], obs[O_TABLE_ATTACKS],
+                            obs[O_TABLE_DEFENCES])
     # R10.4: the opponent's hand is known exactly; solve the perfect-information endgame
     opp = 1 - obs[O_SEAT]
     opp_hand = obs[O_KNOWN + opp] | _unseen(obs)
