@@ -93,9 +93,10 @@ def prepare(strategies: Sequence[Strategy], kernel: bool = True, notice=None,
 
     t = time.perf_counter()
     cold = [s for s in todo if cache.is_cached(s.fn) is False]
-    # the searches the cold strategies link and a cold kernel: on other cores
-    # (durak_sim.warm), beside the strategies' own code
-    parts = [p for s in cold for p in s.parts]
+    # the searches the cold strategies link (those not in the cache) and a cold kernel: on
+    # other cores (durak_sim.warm), beside the strategies' own code
+    parts = [p for p in dict.fromkeys(p for s in cold for p in s.parts)
+             if warm.part_cached(p) is not True]
     # (a strategy with a faster decide of its own for the two-player default game compiles
     # its general one for every other table: say so, as the first run compiled the other)
     what = [f"strategy {s.name!r}" + (" for the other tables" if s.classic is not None

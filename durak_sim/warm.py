@@ -61,6 +61,13 @@ def search_cached(variant: bool) -> bool | None:
         return None
 
 
+def part_cached(name: str) -> bool | None:
+    """Whether numba loads search part ``name`` (a key of :data:`PARTS`) from its cache
+    (None: cannot be told). A cold strategy whose parts are cached compiles only its own
+    code: the notice's estimate then leaves the parts out, and no helper starts for them."""
+    return search_cached(name == "variant")
+
+
 #: the parts a strategy may name: how to compile each, and about how long it takes here
 PARTS = {"solver": (lambda: _search(False), 32.0), "variant": (lambda: _search(True), 29.0)}
 #: about how long a cold compile of the game kernel for one table size takes here

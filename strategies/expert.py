@@ -568,13 +568,13 @@ def register_budget_variants() -> None:
                         ("expert-deep", decide_deep, DEEP_SAMPLES)):
         register_strategy(name, fn, version=EXPERT_VERSION, memory=MEMORY, reset=RESET,
                           description=f"expert with at most {k} determinizations a decision",
-                          compile_seconds=150, plays="all", parts=("solver", "variant"))
+                          compile_seconds=100, plays="all", parts=("solver", "variant"))
 
 
 register_strategy("expert", decide, version=EXPERT_VERSION, memory=MEMORY, reset=RESET,
                   description=f"determinized rollouts (at most {SAMPLES} deals a decision) "
                               "tested against hard's choice; hard's exact endgame",
-                  compile_seconds=150, plays="all", parts=("solver", "variant"),
+                  compile_seconds=100, plays="all", parts=("solver", "variant"),
                   classic=decide_classic, classic_parts=("solver", "variant"))
 if os.environ.get("DURAK_SIM_EXPERT_BUDGETS", "") == "1":
     register_budget_variants()

@@ -190,3 +190,29 @@ def test_a_cold_search_is_announced_by_solve(monkeypatch, capsys):
     solve._Solver()
     err = capsys.readouterr().err
     assert err.startswith("durak-sim: compiling the endgame solver for first use (about 32 s)")
+
+
+def test_a_cold_strategy_whose_searches_are_cached_compiles_only_its_own_code(monkeypatch):
+    """When hard is cold but its searches are in the cache (here: the suite compiled them),
+    no helper starts for them and the notice's estimate leaves them out: it counts hard's
+    own code alone (its ``compile_seconds`` less its parts')."""
+    from durak_sim import play, registry
+    from durak_sim.kernel import cache
+
+    warm.compile_part("solver")
+    warm.compile_part("variant")
+    hard = get_strategy("hard")
+    started, notices = [], []
+    monkeypatch.setattr(registry, "_READY", set())
+    monkeypatch.setattr(cache, "is_cached", lambda fn: False)
+    monkeypatch.setattr(warm, "start", lambda parts: started.extend(parts) or [])
+    monkeypatch.setattr(warm, "load_factor", lambda *args: 1.0)
+    monkeypatch.setattr(play, "_compile", lambda s: None)
+    play.prepare([hard], kernel=False, notice=notices.append)
+    own = hard.compile_seconds - sum(warm.cost(p) for p in hard.parts)
+    assert started == [] and len(notices) == 1
+    assert f"for first use (about {own:.0f} s)" in notices[0]
+    monkeypatch.setattr(warm, "part_cached", lambda name: name == "solver")
+    notices.clear()
+    play.prepare([hard], kernel=False, notice=notices.append)
+    assert f"(about {own + warm.cost('variant'):.0f} s)" in notices[0]
