@@ -52,8 +52,10 @@ def search_cached(variant: bool) -> bool | None:
     """Whether numba loads the search from its cache (None: cannot be told)."""
     from .kernel import cache, solver, vsolver
 
-    if (vsolver.solve_variant if variant else solver.solve_root).signatures:
-        return True   # (in this process already: no call to build, no index to read)
+    # (compiled in this process already: no call to build, no index to read; or numba
+    # compiles nothing, NUMBA_DISABLE_JIT=1, and the search is plain Python)
+    if getattr(vsolver.solve_variant if variant else solver.solve_root, "signatures", True):
+        return True
     try:
         fn, args = _search_call(variant)
         return cache.args_cached(fn, tuple(fn.typeof_pyval(a) for a in args))

@@ -212,6 +212,14 @@ def test_numba_disable_jit_plays_on_the_reference_engine(tmp_path):
     bench = subprocess.run([*CLI, "bench", "--pairing", "random,random", "--deals", "10"],
                            capture_output=True, text=True, env=env)
     assert_one_line_error(bench, "numba-compiled", "NUMBA_DISABLE_JIT is set")
+    # solve searches in plain Python (it raised on the search's numba signatures)
+    position = tmp_path / "p.json"
+    position.write_text(json.dumps({"format": "durak-sim/position/1", "trump": "D",
+                                    "stock": [], "attacker": 0,
+                                    "hands": [["6S", "KD", "9H"], ["TS", "7D"]]}))
+    solved = subprocess.run([*CLI, "solve", str(position)], capture_output=True, text=True,
+                            env=env)
+    assert solved.returncode == 0 and "optimal  attack KD" in solved.stdout, solved.stderr
 
 
 def test_a_closed_stderr_still_exits_2_on_bad_input():
