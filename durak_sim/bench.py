@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .errors import Interrupted, UserError
+from .errors import Interrupted, UserError, option
 from .play import cpu_count, default_threads, play_games, resolve_strategies
 from .rules import Rules
 from .stopping import StopFlag
@@ -48,7 +48,8 @@ def run_bench(names: Sequence[str], *, deals: int = 200_000, threads: Sequence[i
     threads = list(threads) if threads else sorted({1, default_threads()})
     for n_threads in threads:
         if not 1 <= n_threads <= thread_limit():
-            raise UserError(f"--threads must be in 1..{thread_limit()}, got {n_threads}")
+            raise UserError(f"{option('--threads', 'threads')} must be in "
+                            f"1..{thread_limit()}, got {n_threads}")
     t = time.perf_counter()
     # (it readies the line-up before Ctrl-C is a flag: a cold compile that Ctrl-C ends at once)
     play_games(strats, seed=seed, deals=range(1), swap=False, threads=1, rules=rules)

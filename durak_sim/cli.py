@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from .errors import EXIT_USAGE, ExitNow, Interrupted, UserError
+from .errors import EXIT_USAGE, IN_COMMAND, ExitNow, Interrupted, UserError
 from .cli_options import (PathParam, apply_engine_settings, check_output_file,
                           engine_timeout_option, load_plugins, plugin_option, seed_option,
                           split_list, stdout_to_devnull, threads_option)
@@ -41,11 +41,13 @@ class Group(click.Group):
             _stop_on_terminate()
             _printable_everywhere()
             _numba_settings_checked()
+        command = IN_COMMAND.set(True)   # (errors name the command's options)
         try:
             try:
                 return super().main(args, *rest, standalone_mode=False, **kwargs)
             finally:
                 _close_engines()   # before any exit: no engine process is left running
+                IN_COMMAND.reset(command)
         except ExitNow as exc:
             if args is None:   # the real command line, not a test's in-process call
                 sys.stdout.flush()

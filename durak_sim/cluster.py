@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from .errors import StrategyFailure, UserError
+from .errors import StrategyFailure, UserError, option
 
 #: seconds the scheduler has to answer (connection and handshake); dask retries a refused
 #: connection meanwhile, so a scheduler still starting up is found. A reachable scheduler
@@ -60,11 +60,15 @@ def _first_line(exc: BaseException, name: bool = True) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
+def _opt() -> str:
+    return option("--scheduler", "scheduler")
+
+
 def _client_class():
     try:
         from distributed import Client
     except ImportError:
-        raise UserError("--scheduler needs dask.distributed: pip install "
+        raise UserError(f"{_opt()} needs dask.distributed: pip install "
                         "'durak-sim[distributed]' (from a clone: pip install "
                         "'.[distributed]')") from None
 
@@ -120,7 +124,7 @@ def check_address(address: str) -> None:
 
 
 def _malformed(address: str, exc: Exception) -> UserError:
-    return UserError(f"--scheduler {address!r} is not a dask scheduler address "
+    return UserError(f"{_opt()} {address!r} is not a dask scheduler address "
                      f"({_first_line(exc, name=False)}); give tcp://HOST:PORT")
 
 
@@ -134,18 +138,18 @@ def _check_scheme(address: str, scheme: str, loc: str) -> None:
                 return   # (a library caller's scheduler in this process)
         except ValueError:   # another process's address, or no inproc address at all
             pass
-        raise UserError(f"--scheduler {address!r}: the inproc:// scheme is not supported "
+        raise UserError(f"{_opt()} {address!r}: the inproc:// scheme is not supported "
                         f"here, it reaches only a scheduler in the same process "
                         f"(supported: {SUPPORTED})")
     if scheme not in SCHEMES:
-        raise UserError(f"--scheduler {address!r}: the {scheme}:// scheme is not supported "
+        raise UserError(f"{_opt()} {address!r}: the {scheme}:// scheme is not supported "
                         f"(supported: {SUPPORTED})")
     if scheme == "tls":
         from distributed.security import Security
 
         sec = Security()
         if not (sec.tls_ca_file and sec.tls_client_cert):
-            raise UserError(f"--scheduler {address!r}: tls:// needs dask's TLS settings "
+            raise UserError(f"{_opt()} {address!r}: tls:// needs dask's TLS settings "
                             f"(distributed.comm.tls.ca-file and .client.cert), which are "
                             f"not set; give tcp://HOST:PORT, HOST:PORT, ws:// or wss://")
 
@@ -303,7 +307,8 @@ class Cluster:
             self.client.wait_for_workers(1, timeout=self.worker_wait)
         except TimeoutError:
             raise UserError(f"the dask scheduler at {self.address} has no workers (none "
-                            f"for {self.worker_wait:g} s; --worker-wait sets how long)"
+                            f"for {self.worker_wait:g} s; "
+                            f"{option('--worker-wait', 'worker_wait')} sets how long)"
                             ) from None
         except OSError:
             raise UserError(self._lost()) from None

@@ -1,4 +1,33 @@
-"""Errors a user can cause. The CLI prints them as one line and exits with code 2."""
+"""Errors a user can cause. The CLI prints them as one line and exits with code 2.
+
+A message that names an option names it as the caller wrote it: the command's option
+(``--threads``) inside a durak-sim command, the keyword argument (``threads``) when a
+function of the library is called from Python (:func:`option`)."""
+import contextvars
+import os
+
+#: set while a durak-sim command runs (``cli.Group.main``)
+IN_COMMAND = contextvars.ContextVar("durak_sim_in_command", default=False)
+_UNSET = object()
+
+
+def option(command: str, keyword: str, value=_UNSET) -> str:
+    """An option as an error names it: ``command`` (``--out``) inside a durak-sim command,
+    ``keyword`` (``out``) from Python; with ``value``, followed by it as each would show it.
+
+    >>> option("--chunk", "chunk_deals", 5000), option("--out", "out", "my-run")
+    ('chunk_deals=5000', "out='my-run'")
+    >>> token = IN_COMMAND.set(True)
+    >>> option("--chunk", "chunk_deals"), option("--out", "out", "my-run")
+    ('--chunk', '--out my-run')
+    >>> IN_COMMAND.reset(token)
+    """
+    if IN_COMMAND.get():
+        return command if value is _UNSET else f"{command} {value}"
+    if value is _UNSET:
+        return keyword
+    return f"{keyword}={str(value)!r}" if isinstance(value, (str, os.PathLike)) else \
+        f"{keyword}={value!r}"
 
 
 class UserError(ValueError):

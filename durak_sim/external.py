@@ -37,7 +37,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from .errors import StrategyFailure, UserError
+from .errors import StrategyFailure, UserError, option
 from .engine_io import StderrTail, WriteTimeout, resolve_answer, short
 from .engine_spawn import popen
 from .limits import MAX_ENGINE_TIMEOUT
@@ -126,8 +126,8 @@ def configure(timeout: float | None = None, rules=None) -> None:
     told (a command sets them from its options)."""
     if timeout is not None:
         if not 0 < timeout <= MAX_ENGINE_TIMEOUT:
-            raise UserError(f"--engine-timeout must be in (0, {MAX_ENGINE_TIMEOUT:g}] seconds, "
-                            f"got {timeout}")
+            raise UserError(f"{option('--engine-timeout', 'timeout')} must be in "
+                            f"(0, {MAX_ENGINE_TIMEOUT:g}] seconds, got {timeout}")
         SETTINGS.timeout = float(timeout)
     if rules is not None:
         SETTINGS.rules = rules

@@ -46,9 +46,23 @@ class NameTaken(WriteError):
 def write_target(path: Path) -> Path:
     """The file a write of ``path`` replaces: ``path``, or when it is a symbolic link the
     regular file it points to (through every link), so that the link stays a link. A link
-    to nothing, to a loop or to something other than a file is a :class:`WriteError`."""
+    to nothing, to a loop or to something other than a file is a :class:`WriteError`, and
+    so is a folder, a device (such as /dev/null) or a pipe at ``path``: a write puts a new
+    file in its place, which would destroy it.
+
+    >>> write_target(Path("/dev/null"))
+    Traceback (most recent call last):
+    ...
+    durak_sim.files.WriteError: cannot write /dev/null: it is not a plain file (a device or a pipe); the file is written whole and put in its place, so give the path of a plain file
+    """
     path = Path(path)
     if not os.path.islink(path):
+        if path.is_dir():
+            raise WriteError(f"cannot write {path}: it is a folder")
+        if path.exists() and not path.is_file():
+            raise WriteError(f"cannot write {path}: it is not a plain file (a device or a "
+                             f"pipe); the file is written whole and put in its place, so "
+                             f"give the path of a plain file")
         return path
     try:
         target = Path(os.path.realpath(path, strict=True))

@@ -12,6 +12,11 @@ is checked against these before anything is played or written (the CLI shows the
   pairing).
 * ``bench`` times one kernel call per run, whose result rows (136 bytes a deal) are held in
   memory: at most ``MAX_BENCH_DEALS`` deals a run.
+* ``play_games``, ``play_schedule`` and ``play_series`` return their games in memory (208
+  bytes a game; a tournament's chunk is such a batch): at most ``MAX_BATCH_GAMES`` games a
+  call (deals times seat rotations, or series times deals), the largest chunk at six
+  players, about 2.5 GB; with ``record=True`` each game also holds its actions (32 kB), so
+  at most ``MAX_RECORD_BATCH_GAMES``, about 3.3 GB.
 * Game records are JSON Lines of about 1.5 kB a game at two players, 7.5 kB at six (a
   record grows with the seats): at most ``MAX_RECORD_SEAT_GAMES`` seat-games (games times
   players) a file, 2,000,000 two-player games or 666,666 six-player ones, about 3 and 5 GB.
@@ -24,6 +29,8 @@ MAX_INDEX = (1 << 63) - 1
 MAX_DEALS = 1_000_000_000
 MAX_CHUNKS = 20_000
 MAX_CHUNK_DEALS = 2_000_000
+MAX_BATCH_GAMES = 6 * MAX_CHUNK_DEALS
+MAX_RECORD_BATCH_GAMES = 100_000
 MAX_BENCH_DEALS = 10_000_000
 MAX_REPEAT = 1_000
 MAX_RECORD_SEAT_GAMES = 4_000_000

@@ -23,7 +23,7 @@ from .errors import NOTHING_FINISHED, Interrupted, UserError
 from .formatting import (elo_ci, is_sweep, num, p_value, pct_ci, print_whole, secs,
                          wide_console)
 from .play import RECORD_BLOCK, check_seed, play_games, ready_lineup, resolve_strategies
-from .rules import Rules
+from .rules import Rules, check_rules
 
 
 
@@ -167,6 +167,7 @@ def run_match(a: str, b: str, *, deals: int, seed: int = 1, threads: int | None 
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) \
             or not 1 <= deals <= MAX_DEALS:
         raise UserError(f"deals must be an integer in 1..{MAX_DEALS:,}, got {deals!r}")
+    rules = check_rules(rules)
     strats = resolve_strategies([a, b])
     order = [s.name for s in strats]
     names = list(dict.fromkeys(order))

@@ -16,9 +16,9 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .errors import StrategyFailure, UserError, describe_compile_failure
+from .errors import StrategyFailure, UserError, describe_compile_failure, option
 from .registry import Strategy, get_strategy
-from .rules import Rules
+from .rules import Rules, check_rules
 from .seeding import MAX_SEED
 
 #: games per kernel call when records are kept (their action buffers are large)
@@ -60,7 +60,10 @@ def default_threads() -> int:
 
 
 def resolve_strategies(names: Sequence[str | Strategy]) -> list[Strategy]:
-    return [n if isinstance(n, Strategy) else get_strategy(n) for n in names]
+    from .registry import name_list
+
+    return [n if isinstance(n, Strategy) else get_strategy(n)
+            for n in name_list(names, "strategies")]
 
 
 #: the kernels (table size, series) compiled or loaded in this process
@@ -350,8 +353,17 @@ def _is_index(x) -> bool:
 def _deal_array(deals) -> np.ndarray:
     """``deals`` as int64, whole numbers only (1.5 is refused, not played as deal 1): numpy
     checks an array's type at once, elements one by one only in an array of objects."""
-    seq = deals if isinstance(deals, (range, list, tuple)) or hasattr(deals, "__array__") \
-        else list(deals)
+    from itertools import islice
+
+    from .limits import MAX_BATCH_GAMES
+
+    sized = isinstance(deals, (range, list, tuple)) or hasattr(deals, "__array__")
+    seq = deals if sized else list(islice(deals, MAX_BATCH_GAMES + 1))
+    if len(seq) > MAX_BATCH_GAMES:   # (before numpy holds them)
+        got = f"{len(seq):,} deals" if sized else f"more than {MAX_BATCH_GAMES:,} deals"
+        raise UserError(f"a batch holds its games in memory: at most {MAX_BATCH_GAMES:,} "
+                        f"games a call, got {got}; play them in several calls, or run a "
+                        f"tournament, which stores them as it goes")
     a = np.asarray(seq)
     mixed = a.dtype.kind in "iu" and isinstance(seq, (list, tuple)) and \
         any(isinstance(x, (bool, np.bool_)) for x in seq)   # numpy reads [1, True] as [1, 1]
@@ -385,10 +397,11 @@ def _thread_count(threads: int | None) -> int:
     from .kernel.threads import thread_limit
 
     limit = thread_limit()
-    t = default_threads() if threads is None else int(threads)
-    if not 1 <= t <= limit:
-        raise UserError(f"--threads must be in 1..{limit}, got {threads}")
-    return t
+    t = default_threads() if threads is None else threads
+    if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 1 <= t <= limit:
+        raise UserError(f"{option('--threads', 'threads')} must be in 1..{limit}, got "
+                        f"{threads!r}")
+    return int(t)
 
 
 def _set_threads(threads: int | None) -> int:
@@ -437,7 +450,8 @@ def play_schedule(strategies: Sequence[str | Strategy], seed: int, deals: np.nda
     :class:`durak_sim.stopping.StopFlag`); the kernel then begins no further game, and the
     batch holds the games played before the first one not played (``len(batch)`` may be
     less than ``len(deals)``)."""
-    return _play(strategies, seed, deals, rots, None, rules, threads, record, stop)
+    return _play(strategies, seed, deals, rots, None, check_rules(rules), threads, record,
+                 stop)
 
 
 def play_series(strategies: Sequence[str | Strategy], *, seed: int, series: Iterable[int],
@@ -454,6 +468,7 @@ def play_series(strategies: Sequence[str | Strategy], *, seed: int, series: Iter
     """
     from .limits import MAX_SERIES_DEALS
 
+    rules = check_rules(rules)
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or \
             not 1 <= deals <= MAX_SERIES_DEALS:
         raise UserError(f"a series has 1..{MAX_SERIES_DEALS:,} deals, got {deals!r}")
@@ -462,9 +477,22 @@ def play_series(strategies: Sequence[str | Strategy], *, seed: int, series: Iter
                  threads, record, stop)
 
 
+def _check_batch_size(games: int, record: bool) -> None:
+    """A batch's games fit in memory (:mod:`durak_sim.limits`)."""
+    from .limits import MAX_BATCH_GAMES, MAX_RECORD_BATCH_GAMES
+
+    most = MAX_RECORD_BATCH_GAMES if record else MAX_BATCH_GAMES
+    if games > most:
+        what = " with record=True (each holds its actions)" if record else ""
+        raise UserError(f"a batch holds its games in memory: at most {most:,} games a call"
+                        f"{what}, got {games:,}; play them in several calls, or run a "
+                        f"tournament, which stores them as it goes")
+
+
 def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record, stop):
     import time
 
+    _check_batch_size(len(deals) * (1 if n_series_deals is None else n_series_deals), record)
     # (the decide each plays at this table: hard's classic one in the default game)
     strats = [s.for_rules(rules) for s in resolve_strategies(strategies)]
     seed = check_seed(seed)
@@ -571,6 +599,7 @@ def play_games(strategies: Sequence[str | Strategy], *, seed: int, deals: Iterab
     """Play every deal of ``deals`` between ``strategies`` (seat order), each deal once per
     seat rotation when ``swap`` (duplicate play). ``stop`` as for :func:`play_schedule`; a
     stopped batch keeps whole deals only (every rotation of each)."""
+    rules = check_rules(rules)
     d, rots = game_schedule(deals, rules.players, swap)
     batch = play_schedule(strategies, seed, d, rots, rules=rules, threads=threads,
                           record=record, stop=stop)

@@ -28,7 +28,7 @@ from typing import Any
 from .cards import (
     N_CARDS, SUITS, beats, card_rank, card_str, card_suit, mask_cards, parse_card,
 )
-from .errors import UserError
+from .errors import UserError, option
 from .position_play import check_play, reopened
 from .rules import Rules
 
@@ -89,8 +89,9 @@ class Position:
             try:
                 check_play(p)
             except UserError as e:
-                raise UserError(f"{e}; no deal reaches it (solve --any-position reads it all "
-                                f"the same)") from None
+                how = option("solve --any-position", "Position.from_dict(d, reachable=False)")
+                raise UserError(f"{e}; no deal reaches it ({how} reads it all the same)"
+                                ) from None
         return p
 
     @classmethod

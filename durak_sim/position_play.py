@@ -22,7 +22,7 @@ not written in a position; it is refused only when no reading of them works.
 >>> Position.from_dict({"format": "durak-sim/position/1", "trump": "D", "stock": ["8D"],
 ...                     "hands": [["6S"], ["7S"]], "attacker": 0})
 Traceback (most recent call last):
-durak_sim.errors.UserError: position: seat 0 held 1 card at the start of the bout while the stock holds cards: the refill (R4.1) fills every hand to 6 first; no deal reaches it (solve --any-position reads it all the same)
+durak_sim.errors.UserError: position: seat 0 held 1 card at the start of the bout while the stock holds cards: the refill (R4.1) fills every hand to 6 first; no deal reaches it (Position.from_dict(d, reachable=False) reads it all the same)
 """
 from __future__ import annotations
 

@@ -156,6 +156,12 @@ def register_strategy(name: str, decide: Callable, *, version: int = 1, descript
         raise StrategyError(f"invalid strategy name {_shorten(repr(name))}: a name is lower-case "
                             f"letters, digits, '-' and '_'")
     memory, reset = _words(name, "memory", memory), _words(name, "reset", reset)
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise StrategyError(f"strategy {name!r}: version must be a whole number >= 1, got "
+                            f"{_shorten(repr(version))}")
+    aliases = tuple(name_list(aliases, "aliases"))
+    if not all(isinstance(a, str) and a for a in aliases):
+        raise StrategyError(f"strategy {name!r}: aliases must be names, got {aliases!r}")
     if not 1 <= memory <= MAX_MEMORY:
         raise StrategyError(f"strategy {name!r}: memory must be 1 to {MAX_MEMORY:,} int64 "
                             f"words ({MAX_MEMORY * 8 >> 20} MiB a seat), got {memory:,}")
@@ -368,7 +374,10 @@ def load_plugin(spec: str) -> None:
     one line naming the plugin or the strategy."""
     load_builtins()
     path = Path(spec)
-    what = "--plugin takes a .py file or the name of an importable module"
+    from .errors import option
+
+    what = option("--plugin takes", "a plugin is") + \
+        " a .py file or the name of an importable module"
     kind = "not a module name"
     if spec and path.exists():
         kind = "a folder that is no importable package" if path.is_dir() else "not a .py file"
@@ -458,9 +467,28 @@ def _import_plugin(spec: str, mod_name: str, path: Path) -> None:
         importlib.import_module(spec)
 
 
+def name_list(values, what: str) -> list:
+    """``values`` (a sequence of names) as a list; a single string is refused rather than
+    read letter by letter.
+
+    >>> name_list(("easy", "hard"), "strategies")
+    ['easy', 'hard']
+    >>> name_list("easy", "strategies")
+    Traceback (most recent call last):
+    ...
+    durak_sim.registry.StrategyError: strategies must be a list of names, got the string 'easy' (write ['easy'])
+    """
+    if isinstance(values, (str, bytes)):
+        raise StrategyError(f"{what} must be a list of names, got the string {values!r} "
+                            f"(write [{values!r}])")
+    return list(values)
+
+
 def get_strategy(name: str) -> Strategy:
     """The strategy registered as ``name`` (or an alias); an ``engine:PATH`` spec is an
     external engine (:mod:`durak_sim.external`), made on first use."""
+    if not isinstance(name, str):
+        raise StrategyError(f"a strategy is named by a string, got {_shorten(repr(name))}")
     load_builtins()
     if name.startswith("engine:"):
         from .external import SETTINGS, check_env_timeout, engine_strategy

@@ -69,6 +69,20 @@ class RulesError(ValueError):
     """A ruleset that is malformed or impossible (the message names the reason)."""
 
 
+def check_rules(rules) -> "Rules":
+    """``rules`` when it is a :class:`Rules`; else a RulesError that says how to make one.
+
+    >>> check_rules("perevodnoy")
+    Traceback (most recent call last):
+    ...
+    durak_sim.rules.RulesError: rules must be a durak_sim.rules.Rules, e.g. Rules(variant='perevodnoy'), got 'perevodnoy'
+    """
+    if isinstance(rules, Rules):
+        return rules
+    example = f"Rules(variant={rules!r})" if isinstance(rules, str) else "Rules(players=4)"
+    raise RulesError(f"rules must be a durak_sim.rules.Rules, e.g. {example}, got {rules!r}")
+
+
 def variant_name(name: str) -> str:
     """The canonical name of a variant or alias; RulesError if there is none.
 
@@ -271,12 +285,13 @@ class Rules:
 
 
 def _contradiction(name: str, opt: str, value) -> str:
-    """One line for an option that ``name`` fixes otherwise, in the options' words.
+    """One line for an option that ``name`` fixes otherwise, in the options' words (from
+    Python the keyword's, in a command the command's: :func:`durak_sim.errors.option`).
 
     >>> _contradiction("prostoy", "throw_in", "all")
     'ruleset prostoy has no throw-ins: its bout is one multiple attack (R8.3), without throw-ins, transfers or leads of one rank (R8.1)'
     >>> _contradiction("podkidnoy", "transfer", True)
-    'ruleset podkidnoy has no transfers, so transfers cannot be asked: use --rules perevodnoy'
+    "ruleset podkidnoy has no transfers, so transfers cannot be asked: use Rules(variant='perevodnoy')"
     """
     def words(o, v) -> str:
         if o == "throw_in":
@@ -289,13 +304,13 @@ def _contradiction(name: str, opt: str, value) -> str:
     if name == "prostoy":
         return (f"ruleset prostoy has {fixed}: its bout is one multiple attack (R8.3), "
                 f"without throw-ins, transfers or leads of one rank (R8.1)")
-    hint = ""
-    if opt == "transfer" and value:
-        hint = ": use --rules perevodnoy"
-    elif opt == "prostoy" and value:
-        hint = ": use --rules prostoy"
-    elif opt == "teams" and not value:
-        hint = ": use --rules podkidnoy"
+    from .errors import option
+
+    other = ("perevodnoy" if opt == "transfer" and value else
+             "prostoy" if opt == "prostoy" and value else
+             "podkidnoy" if opt == "teams" and not value else None)
+    hint = "" if other is None else \
+        f": use {option(f'--rules {other}', f'Rules(variant={other!r})')}"
     asked = words(opt, value)
     asked = f"{asked[3:]} cannot be left out" if asked.startswith("no ") else \
         f"{asked} cannot be asked"

@@ -426,6 +426,16 @@ def solve_many(positions: Iterable[Position], node_cap: int = 0, order_nodes: in
     """``solve`` of each position in turn, sharing one table of ``2**table_log2`` entries
     (allocated once per call; 32 bytes an entry, bigger tables help huge searches); the
     budgets apply to each position, ``progress`` gets the position's index too."""
+    from .errors import UserError
+
+    if isinstance(table_log2, bool) or not isinstance(table_log2, int) or \
+            not 10 <= table_log2 <= 27:   # (checked at the call, not at the first position)
+        raise UserError(f"table_log2 must be a whole number in 10..27 (2**27 entries: 4 GB), "
+                        f"got {table_log2!r}")
+    return _solve_each(positions, node_cap, order_nodes, time_limit, progress, table_log2)
+
+
+def _solve_each(positions, node_cap, order_nodes, time_limit, progress, table_log2):
     solver = None
     for i, p in enumerate(positions):
         if solver is None:

@@ -50,10 +50,10 @@ from typing import Sequence
 
 import numpy as np
 
-from .errors import UserError
+from .errors import UserError, option
 from .formatting import secs, wide_console
 from .play import resolve_strategies
-from .rules import RULES_VERSION, Rules
+from .rules import RULES_VERSION, Rules, check_rules
 from .files import WriteError, remove_temporaries, sha256_file
 from .storage import MANIFEST, DirectoryLock, Manifest, StorageError
 from .tournament_config import (CHUNK_DEALS, DEFAULT_DEALS, RUNS_DIR, TournamentConfig, _quote,
@@ -173,7 +173,8 @@ def _check_threads(threads: int | None) -> None:
     limit = thread_limit()
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
             or not 1 <= threads <= limit:
-        raise UserError(f"--threads must be in 1..{limit}, got {threads!r}")
+        raise UserError(f"{option('--threads', 'threads')} must be in 1..{limit}, got "
+                        f"{threads!r}")
 
 
 WRITE_PROBE = ".durak-sim-write-test"
@@ -182,10 +183,11 @@ WRITE_PROBE = ".durak-sim-write-test"
 def _new_out_dir(out: Path) -> None:
     if out.exists():
         if not out.is_dir():
-            raise UserError(f"--out {out} exists and is not a folder")
+            raise UserError(f"{option('--out', 'out', out)} exists and is not a folder")
         if any(p.name != WRITE_PROBE for p in out.iterdir()):   # (a run killed at the probe)
-            raise UserError(f"--out {out} exists and is not empty: choose a new folder, or "
-                            f"add --resume to continue the tournament stored there")
+            raise UserError(f"{option('--out', 'out', out)} exists and is not empty: choose a "
+                            f"new folder, or add {option('--resume', 'resume=True')} to "
+                            f"continue the tournament stored there")
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / WRITE_PROBE
@@ -207,7 +209,8 @@ def _config_differences(stored: TournamentConfig, asked: dict) -> list[str]:
                              f"resume give the whole ruleset, or leave them out)")
         elif key == "chunk_deals" and have != value:
             diffs.append(f"chunk_deals {have} (asked {value}: a tournament keeps the chunk "
-                         f"size it was stored with; resume without --chunk)")
+                         f"size it was stored with; resume without "
+                         f"{option('--chunk', 'chunk_deals')})")
         elif have != value:
             diffs.append(f"{key} {have} (asked {value})")
     return diffs
@@ -233,7 +236,8 @@ def _resume_config(out: Path, manifest: Manifest, strategies, deals, seed, chunk
             load_plugin(p)
         except ValueError as exc:   # a relative path from another folder, say
             raise UserError(f"{exc} (as {out}'s manifest stores it, relative to the folder "
-                            f"the tournament was started in): give it with --plugin PATH"
+                            f"the tournament was started in): give it with "
+                            f"{option('--plugin PATH', 'plugins=[PATH]')}"
                             ) from None
     asked = {}
     if strategies or gauntlet is not None:
@@ -248,7 +252,8 @@ def _resume_config(out: Path, manifest: Manifest, strategies, deals, seed, chunk
         asked["gauntlet"] = asked_cfg.gauntlet
     if deals is not None and deals < stored.deals:
         raise UserError(f"{out} holds {stored.deals:,} deals a line-up: a stored tournament "
-                        f"grows (--deals more than {stored.deals:,}) but never drops deals")
+                        f"grows ({option('--deals', 'deals')} more than {stored.deals:,}) but "
+                        f"never drops deals")
     if deals is not None and deals > stored.deals:
         stored = stored.grown(deals)   # more deals: the stored ones stay as they are
     for key, value in (("deals", deals), ("seed", seed), ("chunk_deals", chunk_deals),
@@ -315,17 +320,25 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
     """
     from . import __version__
 
+    from .registry import name_list
+
     t_start = time.perf_counter()
     _check_threads(threads)
+    plugins = tuple(name_list(plugins, "plugins"))
+    strategies = None if strategies is None else name_list(strategies, "strategies")
+    rules = None if rules is None else check_rules(rules)
     if resume:
         if out is None:
-            raise UserError("--resume needs the folder of the tournament to continue")
+            raise UserError(option("--resume needs the folder of the tournament to continue",
+                                   "resume=True needs out, the folder of the tournament to "
+                                   "continue"))
         out = Path(out)
         if out.exists() and not out.is_dir():
             raise UserError(f"cannot resume: {out} is a file, not a tournament's folder")
         if not out.is_dir() or not (out / MANIFEST).exists():
             raise UserError(f"cannot resume: no tournament was stored in {out} (a run stopped "
-                            f"before it began stores nothing): start it again without --resume")
+                            f"before it began stores nothing): start it again without "
+                            f"{option('--resume', 'resume=True')}")
         manifest = Manifest.load(out)
         config = _resume_config(out, manifest, strategies, deals, seed, chunk_deals, gauntlet,
                                 rules, plugins)

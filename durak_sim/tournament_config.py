@@ -19,10 +19,11 @@ from typing import Sequence
 
 import numpy as np
 
-from .errors import UserError
+from .errors import UserError, option
 from .lineups import field_lineups, seating_plan, seatings
 from .play import check_seed, check_supported, resolve_strategies
-from .rules import RULES_VERSION, Rules
+from .registry import name_list
+from .rules import RULES_VERSION, Rules, check_rules
 from .storage import Manifest, StorageError, entry_key, id_columns
 
 #: deal indices per pairing of ``durak-sim tournament`` with no ``--deals``; each is played
@@ -292,8 +293,10 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
         raise UserError(f"chunk size must be an integer in 1..{MAX_CHUNK_DEALS:,}, got "
                         f"{chunk_deals!r}")
     seed = check_seed(seed)
+    rules = check_rules(rules)
     players = rules.players
-    names = list(strategies) if strategies else []
+    names = name_list(strategies, "strategies") if strategies else []
+    plugins = tuple(name_list(plugins, "plugins"))
 
     def plays(n: str) -> bool:
         return resolve_strategies([n])[0].supports(rules)
@@ -326,8 +329,9 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
         what = "pairing" if players == 2 else "line-up"
         raise UserError(f"{deals:,} deals in chunks of {chunk_deals:,} make {chunks:,} chunks "
                         f"for {n_lineups} {what}{'s' if n_lineups != 1 else ''}, more than "
-                        f"{MAX_CHUNKS:,}: " + (f"use --chunk {need} or more" if need <=
-                                              MAX_CHUNK_DEALS else "play fewer deals"))
+                        f"{MAX_CHUNKS:,}: " + (f"use {option('--chunk', 'chunk_deals', need)} or more"
+                                              if need <= MAX_CHUNK_DEALS else
+                                              "play fewer deals"))
     return TournamentConfig(strategies=tuple(s.name for s in strats),
                             versions=tuple(s.version for s in strats), seed=seed,
                             deals=int(deals), chunk_deals=int(chunk_deals),
@@ -354,13 +358,16 @@ def _check_field(names: list, rules: Rules, gauntlet: bool) -> None:
     if len(names) < players:
         seats = ([distinct[0], *(distinct[1:] * players)[:players - 1]] if gauntlet else
                  (distinct * players)[:players])
-        example = " ".join(["durak-sim tournament", *(["--gauntlet"] if gauntlet else []),
-                            *seats, *rules.cli_args()])
+        example = option(" ".join(["durak-sim tournament", *(["--gauntlet"] if gauntlet
+                                                              else []), *seats,
+                                   *rules.cli_args()]), f"strategies={seats!r}")
+        two = (option("leave out --rules teams", "rules without teams") if rules.teams else
+               option("give --players 2", "rules=Rules(players=2)"))
         raise UserError(f"a tournament at tables of {players} players needs {players} "
                         f"strategies a table, the field has {len(distinct)} "
                         f"({', '.join(distinct)}): list a strategy more than once to seat it "
                         f"more than once, e.g. {example} (or, for two-player pairings, "
-                        f"{'leave out --rules teams' if rules.teams else 'give --players 2'})")
+                        f"{two})")
 
 
 def default_out_dir(seed: int, now: datetime | None = None, parent: Path = RUNS_DIR) -> Path:

@@ -1,0 +1,115 @@
+"""The library's functions refuse bad input as the commands do: one exception of a documented
+kind (UserError, RulesError, StrategyError) whose message names the keyword arguments, not
+the command's options; nothing is replaced that is not a plain file; every batch is bounded."""
+import os
+
+import pytest
+
+from durak_sim.errors import UserError
+from durak_sim.files import WriteError
+from durak_sim.match import run_match
+from durak_sim.play import play_games, play_series
+from durak_sim.registry import StrategyError, get_strategy, register_strategy
+from durak_sim.replay import replay_deal
+from durak_sim.rules import Rules, RulesError
+from durak_sim.solve import solve_many
+from durak_sim.tournament import run_tournament
+
+
+def test_a_records_file_that_is_a_pipe_or_a_folder_is_refused_not_replaced(tmp_path):
+    """``run_match(records=...)`` put a plain file in the place of a pipe (and, as root, of
+    /dev/null); every atomic write now refuses what is not a plain file, before play."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with pytest.raises(WriteError, match="not a plain file"):
+        run_match("easy", "random", deals=2, records=pipe)
+    assert pipe.is_fifo()
+    with pytest.raises(WriteError, match="is a folder"):
+        run_match("easy", "random", deals=2, records=tmp_path)
+    with pytest.raises(WriteError, match="not a plain file"):
+        run_match("easy", "random", deals=2, records="/dev/null")
+    assert not os.path.isfile("/dev/null")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: play_games(["easy", "random"], seed=1, deals=range(2), rules="perevodnoy"),
+    lambda: play_series(["easy", "random"], seed=1, series=[0], deals=2, rules="perevodnoy"),
+    lambda: replay_deal(1, 2, ["easy", "random"], rules="perevodnoy"),
+    lambda: run_match("easy", "random", deals=2, rules="perevodnoy"),
+    lambda: run_tournament(["easy", "random"], deals=2, rules="perevodnoy", progress=False),
+])
+def test_rules_given_as_a_name_say_how_to_make_them(call):
+    with pytest.raises(RulesError, match=r"rules must be a durak_sim.rules.Rules, e.g. "
+                                         r"Rules\(variant='perevodnoy'\)"):
+        call()
+
+
+def test_a_string_is_not_read_as_a_list_of_names(tmp_path):
+    with pytest.raises(StrategyError, match=r"strategies must be a list of names, got the "
+                                            r"string 'easy' \(write \['easy'\]\)"):
+        play_games("easy", seed=1, deals=range(2))
+    with pytest.raises(StrategyError, match="plugins must be a list"):
+        run_tournament(["random", "easy"], deals=2, plugins="x.py", out=tmp_path / "t",
+                       progress=False)
+    with pytest.raises(StrategyError, match="aliases must be a list"):
+        register_strategy("api-input-test", get_strategy("easy").fn, aliases="xyz")
+    with pytest.raises(StrategyError, match="named by a string, got None"):
+        play_games([None, "easy"], seed=1, deals=range(2))
+    with pytest.raises(StrategyError, match="version must be a whole number"):
+        register_strategy("api-input-test", get_strategy("easy").fn, version="x")
+    with pytest.raises(StrategyError, match="unknown strategy 'x'"):
+        get_strategy("x")   # (no alias was registered above)
+
+
+def test_a_batch_is_bounded_before_its_games_are_held():
+    with pytest.raises(UserError, match="at most 12,000,000 games a call, got "
+                                        "10,000,000,000 deals"):
+        play_games(["easy", "random"], seed=1, deals=range(10**10))
+    with pytest.raises(UserError, match="got more than 12,000,000 deals"):
+        play_games(["easy", "random"], seed=1, deals=iter(range(10**9)))
+    with pytest.raises(UserError, match="at most 100,000 games a call with record=True"):
+        play_games(["easy", "random"], seed=1, deals=range(50_001), record=True)
+
+
+def test_solve_many_checks_its_table_at_the_call():
+    with pytest.raises(UserError, match="table_log2 must be a whole number in 10..27"):
+        solve_many([], table_log2=-1)
+
+
+@pytest.mark.parametrize("threads", [0, 1.5, "2", True, 10**6])
+def test_threads_must_be_a_whole_number_of_threads(threads):
+    with pytest.raises(UserError, match=r"^threads must be in 1\.\."):
+        play_games(["easy", "random"], seed=1, deals=range(2), threads=threads)
+
+
+def test_messages_name_the_keyword_arguments_from_python(tmp_path):
+    """From Python a message names ``threads``, ``out=...``, ``resume=True``,
+    ``chunk_deals=N``, ``rules=Rules(...)``; the commands' own texts are tested with them
+    (tests/test_cli.py, tests/test_tournament.py)."""
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("x")
+    cases = [
+        (dict(threads=0), "^threads must be in"),
+        (dict(out=tmp_path / "afile"), r"^out='.*afile' exists and is not a folder"),
+        (dict(out=tmp_path / "full"), r"add resume=True to continue"),
+        (dict(resume=True), r"^resume=True needs out, the folder"),
+        (dict(resume=True, out=tmp_path / "none"), r"start it again without resume=True$"),
+        (dict(deals=10**9, chunk_deals=1), r"use chunk_deals=50000 or more$"),
+        (dict(rules=Rules(players=3)), r"e\.g\. strategies=\['random', 'easy', 'random'\] "
+                                       r"\(or, for two-player pairings, "
+                                       r"rules=Rules\(players=2\)\)"),
+        (dict(scheduler="garbage"), r"^scheduler 'garbage' is not a dask scheduler"),
+    ]
+    for kwargs, message in cases:
+        kwargs = {"strategies": ["random", "easy"], "deals": 2, "progress": False,
+                  "out": tmp_path / "new", **kwargs}
+        if kwargs.get("resume"):
+            kwargs.pop("strategies"), kwargs.pop("deals")
+            if kwargs["out"] == tmp_path / "new":
+                kwargs.pop("out")
+        with pytest.raises(UserError, match=message):
+            run_tournament(**kwargs)
+    with pytest.raises(RulesError, match=r"use Rules\(variant='perevodnoy'\)$"):
+        Rules(transfer=True)
+    assert not (tmp_path / "new").exists()
