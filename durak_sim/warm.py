@@ -133,16 +133,54 @@ def estimate(theirs: Sequence[str], mine: Sequence[str], before: float, after: f
     return max(longest, work / max(1, cores)) + after
 
 
+def busy_cores(interval: float = 0.2) -> float | None:
+    """How many of this process's cores other work keeps busy now: their busy share over
+    ``interval`` seconds (``/proc/stat``, Linux), while this process waits. Not the load
+    average, which still counts a run that has just ended (the compile of the command
+    before) for a minute. None where it cannot be read.
+
+    >>> 0 <= (busy_cores(0.05) or 0) <= len(os.sched_getaffinity(0))
+    True
+    """
+    import time
+
+    def sample() -> dict:
+        times = {}
+        with open("/proc/stat") as f:
+            for line in f:
+                name, *fields = line.split()
+                if name.startswith("cpu") and name[3:].isdigit():
+                    v = [int(x) for x in fields[:8]]   # user nice system idle iowait irq ...
+                    times[int(name[3:])] = (sum(v), v[3] + v[4])
+        return times
+
+    try:
+        cpus = os.sched_getaffinity(0)
+        before = sample()
+        time.sleep(interval)
+        after = sample()
+    except (AttributeError, OSError, ValueError, IndexError):
+        return None
+    busy = 0.0
+    for cpu in cpus:
+        if cpu in before and cpu in after:
+            total = after[cpu][0] - before[cpu][0]
+            if total > 0:
+                busy += 1 - (after[cpu][1] - before[cpu][1]) / total
+    return busy
+
+
 def load_factor(processes: int, cores: int, load: float | None = None) -> float:
     """How much longer than on an idle machine a compile of ``processes`` processes takes
-    when other work keeps ``load`` cores busy (the one-minute load average; read here when
-    not given): they share the cores with it.
+    when other work keeps ``load`` cores busy (:func:`busy_cores`, or where that cannot be
+    read the one-minute load average; read here when not given): they share the cores
+    with it.
 
     >>> load_factor(3, 2, 0.0), load_factor(3, 2, 3.5), load_factor(1, 4, 2.0)
     (1.0, 2.1666666666666665, 1.0)
     """
-    import os
-
+    if load is None:
+        load = busy_cores()
     if load is None:
         try:
             load = os.getloadavg()[0]
