@@ -105,8 +105,6 @@ def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, 
         if resume and out is not None and Path(resume) != out:
             raise UserError(f"--resume {resume} and --out {out} name different folders")
         out = folder
-    if worker_wait is not None and scheduler is None:
-        raise UserError("--worker-wait needs --scheduler")
     try:
         with quiet_distributed_logging() if scheduler is not None else nullcontext():
             result = run_tournament(list(strategies) or None, deals, seed, out, threads,

@@ -327,6 +327,16 @@ def run_tournament(strategies: Sequence[str] | None = None, deals: int | None = 
     plugins = tuple(name_list(plugins, "plugins"))
     strategies = None if strategies is None else name_list(strategies, "strategies")
     rules = None if rules is None else check_rules(rules)
+    if worker_wait is not None:
+        from .limits import MAX_WORKER_WAIT
+
+        if scheduler is None:
+            raise UserError(option("--worker-wait needs --scheduler",
+                                   "worker_wait needs scheduler"))
+        if isinstance(worker_wait, bool) or not isinstance(worker_wait, (int, float)) or \
+                not 0 < worker_wait <= MAX_WORKER_WAIT:
+            raise UserError(f"{option('--worker-wait', 'worker_wait')} must be in "
+                            f"(0, {MAX_WORKER_WAIT:g}] seconds, got {worker_wait!r}")
     if resume:
         if out is None:
             raise UserError(option("--resume needs the folder of the tournament to continue",

@@ -113,3 +113,12 @@ def test_messages_name_the_keyword_arguments_from_python(tmp_path):
     with pytest.raises(RulesError, match=r"use Rules\(variant='perevodnoy'\)$"):
         Rules(transfer=True)
     assert not (tmp_path / "new").exists()
+
+
+def test_worker_wait_needs_a_scheduler_and_a_length(tmp_path):
+    with pytest.raises(UserError, match="^worker_wait needs scheduler$"):
+        run_tournament(["random", "easy"], deals=2, worker_wait=5, out=tmp_path / "t",
+                       progress=False)
+    with pytest.raises(UserError, match=r"^worker_wait must be in \(0, 604800\] seconds"):
+        run_tournament(["random", "easy"], deals=2, worker_wait=-1, scheduler="tcp://x:1",
+                       out=tmp_path / "t", progress=False)
