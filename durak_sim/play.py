@@ -538,11 +538,13 @@ def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record,
     batch = GameBatch(seed, rules, strats, game_deals, game_rots, results, actions, decks,
                       seconds, prepare_s, {"backend": "kernel", "threads": n_threads},
                       series_deal)
+    from .slow_path import check_errors
+
     if flag[0]:   # stopped: keep the games (whole series) before the first one not played
         cut = np.flatnonzero(results[:, L.R_ERROR] == L.ERR_STOPPED)
         k = int(cut[0]) if len(cut) else n
+        check_errors(batch.head(k))   # (a failure in the series cut off is still told)
         batch = batch.head(k - k % per)
-    from .slow_path import check_errors
 
     check_errors(batch)
     return batch

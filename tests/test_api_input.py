@@ -122,3 +122,23 @@ def test_worker_wait_needs_a_scheduler_and_a_length(tmp_path):
     with pytest.raises(UserError, match=r"^worker_wait must be in \(0, 604800\] seconds"):
         run_tournament(["random", "easy"], deals=2, worker_wait=-1, scheduler="tcp://x:1",
                        out=tmp_path / "t", progress=False)
+
+
+def test_a_failure_in_a_series_cut_off_by_a_stop_is_still_told(monkeypatch):
+    """A stopped batch keeps whole series only; a strategy's illegal action in the series
+    that the stop cut off was dropped with it. The kernel's results are made up here: an
+    illegal action in deal 1 of series 0, then the stop (every later game not played)."""
+    from durak_sim import play
+    from durak_sim.kernel import layout as L
+
+    def run(self, deals, rots, n_threads, results, actions, decks, stop):
+        results[1, L.R_ERROR], results[1, L.R_ERROR_SEAT] = L.ERR_ILLEGAL, 0
+        results[1, L.R_ERROR_ACTION] = 99
+        results[2:, L.R_ERROR] = L.ERR_STOPPED
+        stop[0] = 1
+
+    monkeypatch.setattr(play.Call, "run", run)
+    with pytest.raises(play.IllegalStrategyAction,
+                       match="'easy' .seat 0. returned illegal action 99 at seed 1 series 0 "
+                             "deal 1"):
+        play_series(["easy", "random"], seed=1, series=range(2), deals=3)
