@@ -266,20 +266,19 @@ def _keep_record(path: Path, recs: list[dict]) -> None:
 
 # ------------------------------------------------------------------ replay --record FILE
 def check_any(rec: dict) -> dict:
-    """A record as ``replay --record`` takes it: a finished game's replaying to its result
-    (which checks its shape too), a game stopped midway or forfeited well formed; one line
-    if not."""
-    from .records import check_deal
+    """A record as ``replay --record`` takes it: well formed, its hands and stock the deal
+    its seed and deal make (an edited record is told as such, before any of its actions is
+    found illegal), and a finished game's actions replaying to its result (a game stopped
+    midway or forfeited has none); one line if not."""
+    from .records import check_deal, validate_record
 
-    if not rec.get("unfinished") and "forfeit" not in rec:
+    finished = not rec.get("unfinished") and "forfeit" not in rec
+    validate_record(rec, unfinished=not finished)
+    check_deal(rec)
+    if finished:
         from .reference import replay
 
         replay(rec)
-    else:
-        from .records import validate_record
-
-        validate_record(rec, unfinished=True)
-    check_deal(rec)
     return rec
 
 

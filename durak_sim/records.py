@@ -380,7 +380,10 @@ def check_deal(rec: dict) -> None:
     make the deal again exactly). For a record already checked for shape."""
     from .seeding import deal_deck, deal_table, series_streams
 
-    rules = Rules.from_dict(rec["rules"])
+    try:
+        rules = Rules.from_dict(rec["rules"])
+    except ValueError as exc:
+        raise RecordError(f"record rules: {exc}") from None
     stream = series_streams(rec["series"]["deal"])[0] if "series" in rec else 0
     hands, stock, _ = deal_table(deal_deck(rec["seed"], rec["deal"], stream), rules.players,
                                  rules.hand_size, rec.get("dealer"))

@@ -483,6 +483,16 @@ def test_replay_refuses_a_record_whose_seed_does_not_deal_its_hands(tmp_path):
     proc = subprocess.run([*CLI, "replay", "--record", str(path)], capture_output=True,
                           text=True)
     assert_one_line_error(proc, "record 2", "not deal 1 of series 0 of seed 2")
+    # two cards swapped between the hands: told as an edit, not as the first action that
+    # the swap makes illegal (it was)
+    recs[1]["seed"] -= 1
+    hands = recs[1]["hands"]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    proc = subprocess.run([*CLI, "replay", "--record", str(path)], capture_output=True,
+                          text=True)
+    assert_one_line_error(proc, "record 2", "not deal 1 of series 0 of seed 1",
+                          "the record was edited")
 
 
 def test_a_stream_closed_before_the_start_is_never_a_files_number(tmp_path):
