@@ -62,6 +62,8 @@ class PlaceCounts:
     team_clus: np.ndarray | None = None
     #: games that the cap on play ended (rules E12: a draw among the seats still playing)
     capped: int = 0
+    #: played with teams (E11): every member of the losing team is a Durak
+    teams: bool = False
 
     def merge(self, other: "PlaceCounts") -> "PlaceCounts":
         def add(a, b):
@@ -78,7 +80,8 @@ class PlaceCounts:
                            add(self.score, other.score), self.clusters + other.clusters,
                            add(self.clus, other.clus), add(self.seat_clus, other.seat_clus),
                            add(self.h2h, other.h2h), self.decks + other.decks,
-                           add(self.team_clus, other.team_clus), self.capped + other.capped)
+                           add(self.team_clus, other.team_clus), self.capped + other.capped,
+                           self.teams)
 
 
 def count_places(batch, names: list) -> PlaceCounts:
@@ -124,7 +127,7 @@ def count_places(batch, names: list) -> PlaceCounts:
         int((draw & batch.rules.teams).sum()), len(batch),
         by(score), n_d, clus, seat_clus,
         _head_to_head(di, n_d, who, places, k, batch.rules.teams), decks, team_clus,
-        int(capped_rows(r).sum()))
+        int(capped_rows(r).sum()), bool(batch.rules.teams))
 
 
 def _head_to_head(di, n_d: int, who, places, k: int, teams: bool) -> np.ndarray:
@@ -251,13 +254,17 @@ def place_table(c: PlaceCounts):
             if c.clus is not None and c.clusters:
                 # the mean score a cluster (a series: R9.2), the clusters independent; each
                 # has the same seat-games ``per``, so it is ``per`` times the score a
-                # seat-game, within +-per
+                # seat-game. A deal scores a strategy at most +1 (one seat is alone first)
+                # and at least -1 (one Durak), or with teams -1 for each of its seats
+                # (every member of the losing team), whatever seats it holds
                 per = g / c.clusters
+                deals = c.decks / c.clusters
                 q = c.clus[i]
                 var_s = per * per * ratio_variance(c.score[i], g, q[9], q[10], q[0],
                                                    c.clusters)
                 mean_s = c.score[i] / c.clusters
-                lo, hi = bounded_interval(mean_s, var_s, c.clusters, -per, per,
+                least = -per if c.teams else -min(per, deals)
+                lo, hi = bounded_interval(mean_s, var_s, c.clusters, least, min(per, deals),
                                           clusters=c.clusters)
                 row.update({"score_per_series": float(mean_s), "score_per_series_lo": float(lo),
                             "score_per_series_hi": float(hi)})

@@ -129,7 +129,8 @@ def test_few_deals_give_finite_intervals_within_the_bounds(deals):
 
 def test_the_series_score_has_its_mean_a_series_with_an_interval(tmp_path):
     """R9.2 score per series, from the records: the mean a series and Wilson's interval on
-    its range (+-5 a series for a strategy seated once), the series independent."""
+    its range (+-5 a series of 5 deals, however many seats a strategy holds without
+    teams), the series independent."""
     from durak_sim.clustered import bounded_interval
 
     out = tmp_path / "s.jsonl"
@@ -151,6 +152,12 @@ def test_the_series_score_has_its_mean_a_series_with_an_interval(tmp_path):
     assert (row.score_per_series_lo, row.score_per_series_hi) == pytest.approx((lo, hi))
     assert -5 <= row.score_per_series_lo < row.score_per_series < row.score_per_series_hi <= 5
     assert "score_per_series" in s.to_dict()["strategies"][0]
+    # random, seated twice, has the negated scores (a deal scores +1 and -1 once each): its
+    # range is +-5 a series too (one seat alone first, one Durak a deal), not +-10, so its
+    # interval is easy's negated
+    two = s.table.set_index("strategy").loc["random"]
+    assert two.score == -row.score
+    assert (two.score_per_series_lo, two.score_per_series_hi) == pytest.approx((-hi, -lo))
     # outside a series the mean is a deal's (its seatings together), and so named
     m = run_table_match(["easy", "random", "random"], deals=10, seed=6, rules=Rules(players=3))
     keys = [k for k in m.to_dict()["strategies"][0] if k.startswith("score")]
