@@ -36,6 +36,7 @@ def search_words(moves, rules=None) -> str:
     ``rules`` (default: the two-player game) names the result a deal scores: a won or lost
     deal at two players and with teams, else the place (strategies/_expert_tables.py)."""
     from .rules import Rules
+    from .strategies.expert import Z_PLAY
 
     rules = rules or Rules()
     if rules.players == 2 or rules.teams:
@@ -45,8 +46,10 @@ def search_words(moves, rules=None) -> str:
         scores = ", ".join(f"{n + 1 - 2 * p:+d}" for p in range(1, n + 1))
         result = f"places scoring {scores} from first out to the Durak"
     return (f"its search: each move's mean result against hard's choice, {result}, over "
-            f"the {max(m[-1] for m in moves)} deals it sampled; 95% intervals; a move "
-            f"falling behind is dropped, no longer played out")
+            f"the {max(m[-1] for m in moves)} deals it sampled; 95% intervals; expert "
+            f"leaves hard's choice only for a move {Z_PLAY:g} standard errors ahead of it "
+            f"(about {Z_PLAY / 1.96:.1f} times such an interval's half); a move falling "
+            f"behind is dropped, no longer played out")
 
 
 def search_lines(moves, played) -> list[str]:
