@@ -17,7 +17,8 @@ writes at the top of the folder:
 ``seat.csv``           the same for seat 0
 ``game_length.csv``    bouts and the Durak's cards left, overall and per pairing
 ``plots/*.png|svg``    crosstable, ratings, convergence, game_length, first_attacker
-``report.md``          all of the above for people (links the PNGs)
+``report.md``          all of the above for people (links the PNGs), with a check of the
+                       ratings against the pairings (:func:`model_check`)
 ``report.html``        the same, one self-contained file (plots embedded as base64 PNG)
 =====================  ==============================================================
 
@@ -303,6 +304,50 @@ def document_head(rep: Report, title: str, setup: list) -> _Doc:
     return doc
 
 
+def model_check(t: dict) -> tuple[list, list, int]:
+    """Bradley-Terry against the pairings: ``(rows, off, left_out)``, a row per pairing
+    with a finite paired Elo (``a, b, elo, elo_lo, elo_hi, model``: the ratings'
+    difference), the pairings whose interval does not hold the model's difference, and the
+    pairings left out (won outright: no finite Elo). No rows where the model has as many
+    ratings as the pairings have results to fit (two strategies, a gauntlet): it then
+    fits every pairing exactly, and there is nothing to check."""
+    r = t["ratings"].set_index("strategy")["rating"]
+    p = t["pairings"]
+    if len(p) <= len(r) - 1:
+        return [], [], 0
+    rows, off, left_out = [], [], 0
+    for x in p.itertuples():
+        model = r.get(x.a, np.nan) - r.get(x.b, np.nan)
+        if is_sweep(x) or not finite(x.elo, x.elo_lo, x.elo_hi, model):
+            left_out += 1
+            continue
+        rows.append((x.a, x.b, x.elo, x.elo_lo, x.elo_hi, model))
+        if not x.elo_lo <= model <= x.elo_hi:
+            off.append(f"{x.a}-{x.b}")
+    return rows, off, left_out
+
+
+def _model_check(doc: _Doc, t: dict) -> None:
+    """The model check's paragraph and table (:func:`model_check`)."""
+    rows, off, left_out = model_check(t)
+    if not rows:
+        return
+    doc.p("Model check: the Elo difference the Bradley-Terry ratings give each pairing "
+          "beside the pairing's own (paired) Elo and its 95% interval. " + (
+              "Every model difference lies inside the pairing's interval." if not off else
+              f"The model's difference lies outside the pairing's interval for {len(off)} "
+              f"of {len(rows)} pairings ({', '.join(off)}): Bradley-Terry gives each "
+              f"strategy one strength against every opponent, which the pairings do not "
+              f"bear out at this precision (a level may beat one opponent by more, and "
+              f"another by less, than a single strength each allows). The ratings summarise "
+              f"the field; each pairing's own Elo is the direct measure.") + (
+              f" {left_out} pairing{'s' if left_out != 1 else ''} won outright (no finite "
+              f"Elo) left out." if left_out else ""))
+    doc.table(["A", "B", "Elo A-B [95% CI]", "model A-B", "inside"],
+              [[a, b, elo_ci(e, lo, hi), num(m, "+.1f"), "yes" if lo <= m <= hi else "no"]
+               for a, b, e, lo, hi, m in rows], left=2)
+
+
 def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
     cfg, t = rep.config, rep.tables
     if cfg.gauntlet is not None:
@@ -369,6 +414,7 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
                if len(p) > CONVERGENCE_PANELS else "")
     doc.img("convergence", "A's (the higher rated) mean pair score as deal pairs accumulate, "
                            f"with its 95% band{closest}")
+    _model_check(doc, t)
 
     doc.h(2, "Strategies")
     doc.p("All games of each strategy; rates with Wilson 95% intervals at the effective "
@@ -536,6 +582,12 @@ def print_report(rep: Report, console=None) -> None:
           [[x.strategy, f"{x.games:,}", pct_ci(x.win_rate, x.win_lo, x.win_hi),
             pct_ci(x.durak_rate, x.durak_lo, x.durak_hi),
             pct_ci(x.draw_rate, x.draw_lo, x.draw_hi)] for x in t["strategies"].itertuples()])
+    rows, off, _ = model_check(t)
+    if rows:
+        console.print(f"model check: the Bradley-Terry ratings' Elo difference lies outside "
+                      f"the pairing's own 95% interval for {len(off)} of {len(rows)} pairings"
+                      + (f" ({', '.join(off)}): the ratings summarise, the pairings measure"
+                         if off else ""))
     f, s = t["first_attacker"].iloc[0], t["seat"].iloc[0]
     console.print(f"first attacker wins {pct_ci(f.rate, f.lo, f.hi)} % of {f.decisive:,} "
                   f"decisive games (p = {p_value(f.p_value)}); seat 0 wins "

@@ -324,3 +324,43 @@ def test_output_into_a_file_keeps_each_line_whole():
     line = "first attacker wins " + "51.21 [51.14, 51.27] % " * 10
     c.print(line)
     assert f.getvalue() == line + "\n"
+
+
+def _bt_tables(ratings: dict, pairings: list) -> dict:
+    """Ratings and pairings tables of the report's shape, made up: ``pairings`` rows
+    ``(a, b, elo, lo, hi, swept)``."""
+    rows = [{"a": a, "b": b, "pairs": 100, "p0": 0, "p4": 100 if swept else 40, "elo": e,
+             "elo_lo": lo, "elo_hi": hi} for a, b, e, lo, hi, swept in pairings]
+    return {"ratings": pd.DataFrame({"strategy": list(ratings),
+                                     "rating": list(ratings.values())}),
+            "pairings": pd.DataFrame(rows)}
+
+
+def test_the_model_check_compares_bradley_terry_with_each_pairings_own_elo():
+    """A round robin of three: the ratings' difference against each pairing's paired Elo
+    interval; a pairing won outright is left out; two strategies (one pairing) or a
+    gauntlet fit exactly and have no check."""
+    t = _bt_tables({"x": 100.0, "y": 0.0, "z": -100.0},
+                   [("x", "y", 110, 95, 125, False), ("x", "z", 260, 240, 280, False),
+                    ("y", "z", 1200, 1100, 1300, True)])
+    rows, off, left_out = report.model_check(t)
+    assert [r[:2] for r in rows] == [("x", "y"), ("x", "z")] and left_out == 1
+    assert [r[-1] for r in rows] == [100.0, 200.0] and off == ["x-z"]
+    two = _bt_tables({"x": 50.0, "y": -50.0}, [("x", "y", 100, 90, 110, False)])
+    star = _bt_tables({"g": 0.0, "a": 1.0, "b": 2.0},
+                      [("g", "a", 5, 0, 9, False), ("g", "b", 5, 0, 9, False)])
+    assert report.model_check(two) == report.model_check(star) == ([], [], 0)
+
+
+def test_a_round_robin_report_has_the_model_check(finished, tmp_path):
+    """The report of a round robin of three or more says whether the ratings fit the
+    pairings, with a row per pairing; one of two strategies has nothing to check."""
+    r = run_tournament(["random", "easy", "normal"], 60, 3, tmp_path / "t", 1,
+                       progress=False)
+    rows, off, left_out = report.model_check(r.report.tables)
+    text = (tmp_path / "t" / "report.md").read_text()
+    assert len(rows) + left_out == 3
+    assert "Model check: the Elo difference the Bradley-Terry ratings give" in text
+    assert f"for {len(off)} of {len(rows)} pairings" in text if off else \
+        "Every model difference lies inside" in text
+    assert "Model check" not in (finished / "report.md").read_text()
