@@ -360,7 +360,9 @@ def _check_field(names: list, rules: Rules, gauntlet: bool) -> None:
                  (distinct * players)[:players])
         example = option(" ".join(["durak-sim tournament", *(["--gauntlet"] if gauntlet
                                                               else []), *seats,
-                                   *rules.cli_args()]), f"strategies={seats!r}")
+                                   *rules.cli_args()]),
+                         f"gauntlet={seats[0]!r}, strategies={seats[1:]!r}" if gauntlet
+                         else f"strategies={seats!r}")
         two = (option("leave out --rules teams", "rules without teams") if rules.teams else
                option("give --players 2", "rules=Rules(players=2)"))
         raise UserError(f"a tournament at tables of {players} players needs {players} "

@@ -131,12 +131,13 @@ def test_configs_at_n_players():
 @pytest.mark.parametrize("kwargs, words", [
     (dict(strategies=["random", "easy"], rules=Rules(players=3)),
      ["tables of 3 players needs 3 strategies a table", "list a strategy more than once",
-      "durak-sim tournament random easy random --rules podkidnoy --players 3"]),
+      "e.g. strategies=['random', 'easy', 'random'] (or, for two-player pairings, "
+      "rules=Rules(players=2))"]),
     (dict(strategies=["random", "easy", "easy"], rules=Rules(players=4)),
      ["listed twice", "exactly 4"]),
     (dict(strategies=["random", "random"], rules=Rules()), ["listed twice"]),
     (dict(strategies=["easy"], gauntlet="random", rules=Rules(players=3)),
-     ["3 strategies a table", "--gauntlet random easy easy --rules podkidnoy"]),
+     ["3 strategies a table", "e.g. gauntlet='random', strategies=['easy', 'easy']"]),
     (dict(strategies=["two-only", "easy", "random"], rules=Rules(players=3)),
      ["'two-only' does not play"]),
 ])
