@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -212,12 +213,24 @@ def _mismatch(expected: dict, got: dict) -> str | None:
     return None
 
 
+#: a worker plays the tasks that seat external engines one at a time (its threads share
+#: the engines' processes and settings)
+_ENGINE_TASK = threading.Lock()
+
+
 def play_chunk(config_dict: dict, pairing: tuple[str, ...], lo: int, hi: int,
-               expected: dict, threads: int | None, host_slots: dict | None = None):
+               expected: dict, threads: int | None, host_slots: dict | None = None,
+               engine_timeout: float | None = None):
     """On a worker: play deals ``lo .. hi - 1`` of one line-up (``pairing``: its strategies;
     one task). Returns
     ``(games, kernel s, compile s)`` as the local play does, or ``{"error": ...}`` when this
-    worker would not play the client's games."""
+    worker would not play the client's games.
+
+    External engines in the line-up are started for the task, with the client's time limit
+    (``engine_timeout``) and the tournament's ruleset, and ended (``quit``, then killed)
+    when it ends: a worker outlives the commands whose tasks it plays, and engines kept
+    from one would play the next with its settings."""
+    from .external import is_engine_spec
     from .play import resolve_strategies
     from .runner import play_deals
     from .tournament_config import TournamentConfig
@@ -229,7 +242,19 @@ def play_chunk(config_dict: dict, pairing: tuple[str, ...], lo: int, hi: int,
         return {"error": problem}
     if threads is None:
         threads = _worker_threads(host_slots or {})
-    return play_deals(resolve_strategies(list(pairing)), config, lo, hi, threads)
+    strats = resolve_strategies(list(pairing))
+    if not any(is_engine_spec(s.name) for s in strats):
+        return play_deals(strats, config, lo, hi, threads)
+    from . import external
+
+    with _ENGINE_TASK:
+        external.close_all()   # (none should be left; never one of another command's)
+        external.SETTINGS.from_option = engine_timeout is not None
+        external.configure(timeout=engine_timeout, rules=config.rules)
+        try:
+            return play_deals(strats, config, lo, hi, threads)
+        finally:
+            external.close_all()
 
 
 def _worker_threads(host_slots: dict) -> int:
@@ -332,12 +357,15 @@ class Cluster:
         games, kernel s, compile s)`` as each comes back, in the order they finish.
         Closing the iterator early cancels the chunks not yet finished. A cluster that fails raises
         :class:`durak_sim.runner.Stopped` saying what happened."""
+        from .external import SETTINGS
+
         config = self.config.to_dict()
         futures = {}
         finished: queue.SimpleQueue = queue.SimpleQueue()
         for lineup, lo, hi in todo:
             f = self.client.submit(play_chunk, config, tuple(lineup), lo, hi, self.expected,
-                                   self.threads, self.host_slots, pure=False, retries=1,
+                                   self.threads, self.host_slots, SETTINGS.timeout,
+                                   pure=False, retries=1,
                                    key=f"durak-sim-chunk-{'-'.join(lineup)}-{lo}-{hi}-"
                                        f"{id(self):x}")
             futures[f] = (tuple(lineup), lo, hi)

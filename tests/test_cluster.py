@@ -13,6 +13,7 @@ distributed = pytest.importorskip("distributed")
 from durak_sim.cluster import Cluster, play_chunk, worker_plugins  # noqa: E402
 from durak_sim.errors import UserError  # noqa: E402
 from durak_sim.report import TABLE_FILES  # noqa: E402
+from durak_sim.rules import Rules  # noqa: E402
 from durak_sim.storage import Manifest  # noqa: E402
 from durak_sim.tournament import make_config, run_tournament  # noqa: E402
 
@@ -161,3 +162,50 @@ def test_a_plugin_missing_on_the_workers_is_named(scheduler, tmp_path):
     with pytest.raises(UserError, match=r"cannot play this tournament: plugin file not found: "
                                         r".*nowhere\.py"):
         Cluster(scheduler, gone)
+
+
+ENGINE = """\
+import json, sys
+log = open(sys.argv[1], "a")
+for line in sys.stdin:
+    msg = json.loads(line)
+    kind = msg.get("type")
+    if kind == "hello":
+        log.write(json.dumps({"hello": msg["rules"]["variant"], "limit": msg["time_limit"]}) + "\\n")
+        print(json.dumps({"type": "ready"}), flush=True)
+    elif kind == "decide":
+        print(json.dumps({"action": msg["actions"][0]}), flush=True)
+    elif kind == "quit":
+        log.write(json.dumps({"quit": True}) + "\\n")
+        break
+log.close()
+"""
+
+
+def test_a_task_starts_its_engines_with_the_clients_settings_and_ends_them(tmp_path):
+    """A worker outlives the commands it plays for: the engines of a task are told the
+    client's time limit and the tournament's ruleset, and are sent quit when the task ends
+    (they were kept, and the next command's tasks played them with the first one's
+    settings: the time limit of 5 s, the ruleset of the first tournament)."""
+    import json
+
+    from durak_sim import external
+
+    script, log = tmp_path / "logger.py", tmp_path / "log.jsonl"
+    script.write_text(ENGINE)
+    spec = f"engine:{sys.executable} {script} {log}"
+    for variant, timeout in (("podkidnoy", 7.0), ("perevodnoy", 3.0)):
+        config = make_config([spec, "easy"], deals=3, seed=1,
+                             rules=Rules(variant=variant))
+        expected = Cluster._expected(config)
+        out = play_chunk(config.to_dict(), (spec, "easy"), 0, 3, expected, 1,
+                         engine_timeout=timeout)
+        assert isinstance(out, tuple), out
+        assert not external._LIVE
+    lines = [json.loads(x) for x in log.read_text().splitlines()]   # (a process a seat)
+    first = {"hello": "podkidnoy", "limit": 7.0}
+    second = {"hello": "perevodnoy", "limit": 3.0}
+    assert sorted(map(json.dumps, lines[:4])) == sorted(map(json.dumps, [first, first] +
+                                                            [{"quit": True}] * 2))
+    assert sorted(map(json.dumps, lines[4:])) == sorted(map(json.dumps, [second, second] +
+                                                            [{"quit": True}] * 2))
