@@ -177,10 +177,24 @@ def _fit(fig, axes, right: float = 0.0) -> None:
     if short > 0:
         left_in += 2 * short / cols
     axw = (w - left_in - right_in - (cols - 1) * gap_w) / cols
+    if axw < _MIN_AXES:   # (that room for a title wider than the figure: widen it again)
+        w += (_MIN_AXES - axw) * cols
+        fig.set_size_inches(w, h)
+        axw = _MIN_AXES
     axh = (h - bottom_in - top_in - (rows - 1) * gap_h) / rows
     fig.subplots_adjust(left=left_in / w, right=1 - right_in / w, bottom=bottom_in / h,
                         top=1 - top_in / h, wspace=gap_w / axw if cols > 1 else 0.0,
                         hspace=gap_h / axh if rows > 1 else 0.0)
+
+
+def _short(name: str, most: int = 24) -> str:
+    """A strategy's name for a label along an axis, whose room is the figure's height: a
+    long one (an external engine's command) with its middle left out.
+
+    >>> _short("hard"), _short("engine:/usr/bin/python /home/me/bots/mybot.py --fast")
+    ('hard', 'engine:/usr/…ot.py --fast')
+    """
+    return name if len(name) <= most else name[:most // 2] + "…" + name[-(most // 2):]
 
 
 def warm_up() -> None:
@@ -443,7 +457,7 @@ def convergence_figure(conv: pd.DataFrame, most: int = CONVERGENCE_PANELS):
         ax.xaxis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
         ax.set_title(f"{a} vs {b}")
         ax.set_xlabel("deal pairs")
-        ax.set_ylabel(f"{a} score %")
+        ax.set_ylabel(f"{_short(a)} score %")
     for ax in list(axes.flat)[len(groups):]:
         ax.set_visible(False)
     _fit(fig, axes)

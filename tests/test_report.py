@@ -364,3 +364,16 @@ def test_a_round_robin_report_has_the_model_check(finished, tmp_path):
     assert f"for {len(off)} of {len(rows)} pairings" in text if off else \
         "Every model difference lies inside" in text
     assert "Model check" not in (finished / "report.md").read_text()
+
+
+def test_a_strategy_with_a_long_name_gets_its_plots(tmp_path):
+    """An external engine's name is its command, often long: the convergence plot's title
+    and label made the figure's margins cross ('left cannot be >= right') and the report
+    failed after every game was stored."""
+    from durak_sim.registry import register_strategy
+    from durak_sim.strategies.random import decide
+
+    name = "a-strategy-whose-name-is-as-long-as-an-engine-command-with-its-path-" * 2
+    register_strategy(name, decide, version=1)
+    r = run_tournament([name, "easy"], 3, 1, tmp_path / "t", 1, progress=False)
+    assert r.report is not None and (tmp_path / "t" / "plots" / "convergence.png").exists()
