@@ -25,6 +25,7 @@ import importlib.util
 import operator
 import os
 import pkgutil
+import re
 import sys
 import threading
 from dataclasses import dataclass, field, replace
@@ -151,10 +152,10 @@ def register_strategy(name: str, decide: Callable, *, version: int = 1, descript
     if plays not in ("all", "classic"):
         raise StrategyError(f"strategy {name!r}: plays must be 'all' or 'classic', got "
                             f"{plays!r}")
-    if not isinstance(name, str) or not name or \
-            not all(c.isalnum() or c in "-_" for c in name) or name != name.lower():
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
         raise StrategyError(f"invalid strategy name {_shorten(repr(name))}: a name is lower-case "
-                            f"letters, digits, '-' and '_'")
+                            f"letters, digits, '-' and '_' (a-z, 0-9; not '-' or '_' first, "
+                            f"which a command line would read as an option)")
     memory, reset = _words(name, "memory", memory), _words(name, "reset", reset)
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise StrategyError(f"strategy {name!r}: version must be a whole number >= 1, got "

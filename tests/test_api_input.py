@@ -142,3 +142,9 @@ def test_a_failure_in_a_series_cut_off_by_a_stop_is_still_told(monkeypatch):
                        match="'easy' .seat 0. returned illegal action 99 at seed 1 series 0 "
                              "deal 1"):
         play_series(["easy", "random"], seed=1, series=range(2), deals=3)
+
+
+@pytest.mark.parametrize("name", ["-dash", "_under", "résumé", "Upper", "", "a b"])
+def test_a_strategy_name_is_ascii_and_never_read_as_an_option(name):
+    with pytest.raises(StrategyError, match="invalid strategy name"):
+        register_strategy(name, get_strategy("easy").fn)
