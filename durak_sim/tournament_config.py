@@ -20,6 +20,7 @@ from typing import Sequence
 import numpy as np
 
 from .errors import UserError, option
+from .external import is_engine_spec
 from .lineups import field_lineups, seating_plan, seatings
 from .play import check_seed, check_supported, resolve_strategies
 from .registry import name_list
@@ -315,6 +316,9 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
         strats = resolve_strategies(names or [n for n in default_field() if plays(n)])
     check_supported(strats, rules)
     _check_field([s.name for s in strats], rules, gauntlet is not None)
+    if forfeit and not any(is_engine_spec(s.name) for s in strats):   # (as match says)
+        raise UserError(option("--forfeit", "forfeit=True") + " is for fields with an "
+                        "external engine (engine:PATH): no other strategy forfeits")
     n_lineups = len(field_lineups([s.name for s in strats], players, gauntlet is not None,
                                   rules.teams))
     if n_lineups > MAX_CHUNKS:

@@ -148,3 +148,13 @@ def test_a_failure_in_a_series_cut_off_by_a_stop_is_still_told(monkeypatch):
 def test_a_strategy_name_is_ascii_and_never_read_as_an_option(name):
     with pytest.raises(StrategyError, match="invalid strategy name"):
         register_strategy(name, get_strategy("easy").fn)
+
+
+def test_forfeit_is_for_fields_with_an_engine(tmp_path):
+    """As ``match`` refuses --forfeit without an engine, so does a tournament: no other
+    strategy forfeits, and the flag would be stored in its manifest for nothing."""
+    with pytest.raises(UserError, match=r"^forfeit=True is for fields with an external "
+                                        r"engine"):
+        run_tournament(["random", "easy"], deals=2, forfeit=True, out=tmp_path / "t",
+                       progress=False)
+    assert not (tmp_path / "t").exists()
