@@ -132,10 +132,7 @@ def stdout_to_devnull() -> None:
 
 
 def apply_engine_settings(timeout) -> None:
-    """The command's ``--engine-timeout``, else a valid ``DURAK_SIM_ENGINE_TIMEOUT`` (a bad
-    one is refused in one line once an engine is seated: ``registry.get_strategy``)."""
-    from .external import SETTINGS, configure
+    """The command's ``--engine-timeout`` (:func:`durak_sim.external.apply_timeout`)."""
+    from .external import apply_timeout
 
-    SETTINGS.from_option = timeout is not None
-    if timeout is not None:
-        configure(timeout=timeout)
+    apply_timeout(timeout)

@@ -249,8 +249,8 @@ def play_chunk(config_dict: dict, pairing: tuple[str, ...], lo: int, hi: int,
 
     with _ENGINE_TASK:
         external.close_all()   # (none should be left; never one of another command's)
-        external.SETTINGS.from_option = engine_timeout is not None
-        external.configure(timeout=engine_timeout, rules=config.rules)
+        external.apply_timeout(engine_timeout)
+        external.configure(rules=config.rules)
         try:
             return play_deals(strats, config, lo, hi, threads)
         finally:

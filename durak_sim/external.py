@@ -121,6 +121,15 @@ _STOP = threading.local()
 _THINKING: dict = {}        # strategy name -> [decisions, seconds, longest]
 
 
+def apply_timeout(timeout: float | None) -> None:
+    """A command's ``--engine-timeout`` (or a dask client's, for a worker's task), else a
+    valid ``DURAK_SIM_ENGINE_TIMEOUT`` (a bad one is refused in one line once an engine is
+    seated: ``registry.get_strategy``)."""
+    SETTINGS.from_option = timeout is not None
+    if timeout is not None:
+        configure(timeout=timeout)
+
+
 def configure(timeout: float | None = None, rules=None) -> None:
     """The per-decision time limit and the ruleset every engine started from now on is
     told (a command sets them from its options)."""

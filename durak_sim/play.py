@@ -360,10 +360,8 @@ def _deal_array(deals) -> np.ndarray:
     sized = isinstance(deals, (range, list, tuple)) or hasattr(deals, "__array__")
     seq = deals if sized else list(islice(deals, MAX_BATCH_GAMES + 1))
     if len(seq) > MAX_BATCH_GAMES:   # (before numpy holds them)
-        got = f"{len(seq):,} deals" if sized else f"more than {MAX_BATCH_GAMES:,} deals"
-        raise UserError(f"a batch holds its games in memory: at most {MAX_BATCH_GAMES:,} "
-                        f"games a call, got {got}; play them in several calls, or run a "
-                        f"tournament, which stores them as it goes")
+        _check_batch_size(len(seq), False, f"{len(seq):,} deals" if sized else
+                          f"more than {MAX_BATCH_GAMES:,} deals")
     a = np.asarray(seq)
     mixed = a.dtype.kind in "iu" and isinstance(seq, (list, tuple)) and \
         any(isinstance(x, (bool, np.bool_)) for x in seq)   # numpy reads [1, True] as [1, 1]
@@ -387,6 +385,7 @@ def game_schedule(deals: Iterable[int], players: int, swap: bool) -> tuple[np.nd
     d = _deal_array(deals)
     if d.size and d.min() < 0:
         raise UserError("deal indices must be >= 0")
+    _check_batch_size(len(d) * (players if swap else 1), False)   # (before the repeat)
     if not swap:
         return d, np.zeros(len(d), np.int64)
     return np.repeat(d, players), np.tile(np.arange(players, dtype=np.int64), len(d))
@@ -477,16 +476,17 @@ def play_series(strategies: Sequence[str | Strategy], *, seed: int, series: Iter
                  threads, record, stop)
 
 
-def _check_batch_size(games: int, record: bool) -> None:
-    """A batch's games fit in memory (:mod:`durak_sim.limits`)."""
+def _check_batch_size(games: int, record: bool, got: str | None = None) -> None:
+    """A batch's games fit in memory (:mod:`durak_sim.limits`); ``got`` says what was
+    asked (default: the games)."""
     from .limits import MAX_BATCH_GAMES, MAX_RECORD_BATCH_GAMES
 
     most = MAX_RECORD_BATCH_GAMES if record else MAX_BATCH_GAMES
     if games > most:
         what = " with record=True (each holds its actions)" if record else ""
         raise UserError(f"a batch holds its games in memory: at most {most:,} games a call"
-                        f"{what}, got {games:,}; play them in several calls, or run a "
-                        f"tournament, which stores them as it goes")
+                        f"{what}, got {got or f'{games:,}'}; play them in several calls, "
+                        f"or run a tournament, which stores them as it goes")
 
 
 def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record, stop):
