@@ -331,11 +331,11 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
     if chunks > MAX_CHUNKS:
         need = -(-deals // per_pairing)
         what = "pairing" if players == 2 else "line-up"
+        fix = (f"use {option('--chunk', 'chunk_deals', need)} or more"
+               if need <= MAX_CHUNK_DEALS else "play fewer deals")
         raise UserError(f"{deals:,} deals in chunks of {chunk_deals:,} make {chunks:,} chunks "
                         f"for {n_lineups} {what}{'s' if n_lineups != 1 else ''}, more than "
-                        f"{MAX_CHUNKS:,}: " + (f"use {option('--chunk', 'chunk_deals', need)} or more"
-                                              if need <= MAX_CHUNK_DEALS else
-                                              "play fewer deals"))
+                        f"{MAX_CHUNKS:,}: {fix}")
     return TournamentConfig(strategies=tuple(s.name for s in strats),
                             versions=tuple(s.version for s in strats), seed=seed,
                             deals=int(deals), chunk_deals=int(chunk_deals),
