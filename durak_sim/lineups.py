@@ -5,10 +5,11 @@ easy``). A field of exactly ``players`` strategies is one line-up, as given; a l
 (of different strategies) gives every combination of ``players`` of them, in field order;
 a gauntlet's strategy sits in every line-up with ``players - 1`` of the others. At two
 players these are a round robin's (or a gauntlet's) pairings. With teams (line-up
-positions 0, 2, 4 against 1, 3, 5) a larger field gives each combination once for every
-way of splitting it into two partnerships, the combination's own order first, so that
-every two strategies are partners equally often (three line-ups of each four, ten of each
-six).
+positions 0, 2, 4 against 1, 3, 5) a larger field, and a gauntlet of any size, gives each
+combination once for every way of splitting it into two partnerships, the combination's own
+order first, so that every two strategies are partners equally often (three line-ups of
+each four, ten of each six); a gauntlet's strategy then has each of the others as a partner
+equally often, whatever their order.
 
 A *seating* puts the line-up on the seats: ``perm[s]`` is the line-up position that plays
 seat ``s``. Every deal is played once in every seating of its line-up:
@@ -51,18 +52,21 @@ def field_lineups(strategies: Sequence[str], players: int, gauntlet: bool = Fals
     [('hard', 'easy', 'easy', 'easy')]
     >>> field_lineups(["a", "b", "c", "d"], 4, teams=True)      # exactly one line-up: as given
     [('a', 'b', 'c', 'd')]
+    >>> field_lineups(["g", "a", "b", "c"], 4, gauntlet=True, teams=True)   # g with each partner
+    [('g', 'a', 'b', 'c'), ('g', 'b', 'a', 'c'), ('g', 'a', 'c', 'b')]
     >>> len(field_lineups(["a", "b", "c", "d", "e"], 4, teams=True))
     15
     """
     s = list(strategies)
-    if len(s) == players:
+    if len(s) == players and not (gauntlet and teams):
         return [tuple(s)]
     if gauntlet:
         combos = [(s[0], *c) for c in combinations(s[1:], players - 1)]
     else:
         combos = [tuple(c) for c in combinations(s, players)]
     if teams:
-        return [lineup for c in combos for lineup in partnerships(c)]
+        # (dict: a gauntlet of exactly one table may repeat a strategy, whose splits repeat)
+        return list(dict.fromkeys(lineup for c in combos for lineup in partnerships(c)))
     return combos
 
 

@@ -163,12 +163,13 @@ def _lineup_cell(label: str, teams: bool) -> str:
 
 def _format(config) -> str:
     n, k = config.players, len(config.lineups())
-    if len(config.strategies) == n:
+    if k == 1 and len(config.strategies) == n:
         return (f"{'gauntlet of ' + config.gauntlet + ', ' if config.gauntlet else ''}one "
                 f"line-up of {n}: {', '.join(config.strategies)}")
     split = ", each split into partnerships in every way" if config.rules.teams else ""
     if config.gauntlet is not None:
-        return (f"gauntlet at tables of {n}: {config.gauntlet} with every {n - 1} of the "
+        return (f"gauntlet at tables of {n}: {config.gauntlet} with "
+                f"{'the' if len(config.strategies) == n else f'every {n - 1} of the'} "
                 f"{len(config.strategies) - 1} others{split} "
                 f"({k} line-up{'s' if k != 1 else ''})")
     return (f"round robin of {len(config.strategies)} strategies at tables of {n}: every {n} "

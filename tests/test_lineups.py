@@ -187,3 +187,16 @@ def test_a_teams_field_splits_every_combination_into_partnerships_in_every_way()
     g = field_lineups(["g", "a", "b", "c", "d"], 4, gauntlet=True, teams=True)
     assert len(g) == 4 * 3 and all(k[0] == "g" for k in g)
     assert Counter(k[2] for k in g) == Counter({"a": 3, "b": 3, "c": 3, "d": 3})
+
+
+def test_a_teams_gauntlet_of_one_table_gives_its_strategy_every_partner():
+    """A QA finding: ``--gauntlet g a b c --rules teams`` played one line-up, g always the
+    partner of b (the listing's order). It plays every split, as a larger gauntlet does;
+    splits that repeat names (a strategy listed twice) are played once."""
+    g = field_lineups(["g", "a", "b", "c"], 4, gauntlet=True, teams=True)
+    assert len(g) == 3 and {k[2] for k in g} == {"a", "b", "c"} and all(k[0] == "g" for k in g)
+    assert field_lineups(["g", "e", "e", "e"], 4, gauntlet=True, teams=True) == [
+        ("g", "e", "e", "e")]
+    assert field_lineups(["g", "e", "e", "n"], 4, gauntlet=True, teams=True) == [
+        ("g", "e", "e", "n"), ("g", "e", "n", "e")]
+    assert field_lineups(["g", "a", "b", "c"], 4, gauntlet=True) == [("g", "a", "b", "c")]
