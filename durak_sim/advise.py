@@ -22,11 +22,13 @@ class Advice:
     seat: int
     action: str
     moves: tuple
+    #: hard's choice, the base every gain is measured against (None: no search)
+    hard: str | None = None
 
     def to_dict(self) -> dict:
         return {"advisor": "expert", "seat": self.seat, "action": self.action,
                 "moves": [{"action": a, "gain": round(g, 6), "se": round(se, 6),
-                           "in_running": alive, "deals": n}
+                           "in_running": alive, "deals": n, "hard": a == self.hard}
                           for a, g, se, alive, n in self.moves]}
 
 
@@ -99,7 +101,9 @@ def advise(position, seed: int = 0) -> Advice:
     from .reference import ReferenceGame, hist_for_strategy, legal_array, seat_inputs
     from .registry import get_strategy
     from .rules import Rules
-    from .strategies.expert import expert_advice
+    import numpy as np
+
+    from .strategies.expert import E_BASE, MEMORY, expert_advice
     from .views import action_text
 
     strat = get_strategy("expert")
@@ -108,6 +112,9 @@ def advise(position, seed: int = 0) -> Advice:
     seat = g.to_move()
     obs, codes = g.observation(seat), g.legal_actions()
     rngs, _ = seat_inputs(seed, 0, [strat] * int(obs[O_PLAYERS]))
-    code, rows = expert_advice(obs, legal_array(codes), hist_for_strategy(g), rngs[seat])
+    mem = np.zeros(MEMORY, np.int64)   # (expert_advice's own default, read after it)
+    mem[0] = 1
+    code, rows = expert_advice(obs, legal_array(codes), hist_for_strategy(g), rngs[seat], mem)
     moves = tuple((action_text(obs, c), *row) for c, *row in rows)
-    return Advice(seat, action_text(obs, code), moves)
+    return Advice(seat, action_text(obs, code), moves,
+                  action_text(obs, int(mem[E_BASE])) if rows else None)

@@ -195,7 +195,8 @@ class _ProgressLine:
                    "(when it cut the order short, \"order_exact\": false and \"stopped_by\"). "
                    "With --expert: advisor, seat, action and moves (each: action, gain, se, "
                    "in_running: still among the candidates when the search ended, deals: "
-                   "the sampled deals it was played on, over which gain and se are).")
+                   "the sampled deals it was played on, over which gain and se are, hard: "
+                   "true for hard's choice, the baseline).")
 @click.option("--time-limit", type=click.FloatRange(min=0, max=MAX_SECONDS),
               default=DEFAULT_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
