@@ -4,6 +4,8 @@ follows from what the person has seen there, R10.4), at every table the solver p
 prostoy, not teams); before that, the move of an adviser level (:class:`Adviser`)."""
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from rich.markup import escape
 
@@ -14,13 +16,17 @@ from .views import table_pairs
 
 #: the solver's budgets per legal move of a hint (a capped search gives bounds)
 HINT_NODES, HINT_SECONDS = 2_000_000, 2.0
+#: then the moves those left open share this many seconds more, without a node cap
+HINT_MORE_SECONDS = 3.0
+#: the table's entries (2**20: 32 MB)
+HINT_TABLE_LOG2 = 20
 
 
 def endgame_values(game, codes: list[int], rules) -> dict | None:
     """``{code: (lo, hi)}``: the solver's value of each legal move of seat 0 (its view: 1 it
     goes out, 0 a draw, -1 the Durak), exact when ``lo == hi``; None unless the stock is
     empty and seat 0 is one of the two seats left, at a table the solver plays."""
-    from .solve import solve_many
+    from .solve import _Solver
 
     if rules.prostoy or rules.teams:
         return None
@@ -38,8 +44,23 @@ def endgame_values(game, codes: list[int], rules) -> dict | None:
         if pos is None:
             return None
         todo.append((code, pos))
-    results = solve_many([p for _, p in todo], node_cap=HINT_NODES, time_limit=HINT_SECONDS)
-    for (code, _), r in zip(todo, results):   # one transposition table for all of them
+    if not todo:
+        return out
+    # one table for every move: the same deal, so each search may use the others' entries
+    solver = _Solver(HINT_TABLE_LOG2)
+    results = [solver.solve(p, HINT_NODES, 0, HINT_SECONDS, same_deal=i > 0)
+               for i, (_, p) in enumerate(todo)]
+    # the moves left open: again, without the node cap, sharing the time left
+    end = time.perf_counter() + HINT_MORE_SECONDS
+    again = [i for i, r in enumerate(results) if not r.exact]
+    for k, i in enumerate(again):
+        left = (end - time.perf_counter()) / (len(again) - k)
+        if left < 0.05:
+            break
+        r = solver.solve(todo[i][1], 0, 0, left, same_deal=True)
+        if r.exact or r.bounds[1] - r.bounds[0] < results[i].bounds[1] - results[i].bounds[0]:
+            results[i] = r
+    for (code, _), r in zip(todo, results):
         out[code] = (r.value, r.value) if r.exact else tuple(r.bounds)
     return out
 

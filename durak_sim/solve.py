@@ -188,6 +188,7 @@ class _Solver:
         self.out = np.zeros(256, np.int64)  # the larger of the two searches' out sizes
         self.stats = np.zeros(k.STATS_SIZE, np.int64)
         self.stamp = 0
+        self.solved = -1   # the stamp of the last position solved (not a warm-up's)
         # load (or compile) the kernel now, so that ``seconds`` measures the search alone
         # (in this thread: a Ctrl-C now is no solve's to report)
         self._warm_up(Position(0, (1, 2)))
@@ -216,14 +217,21 @@ class _Solver:
         return self.variants
 
     def solve(self, position: Position, node_cap: int = 0, order_nodes: int = 0,
-              time_limit: float = 0, progress: Callable[[SolveProgress], None] | None = None
-              ) -> SolveResult:
+              time_limit: float = 0, progress: Callable[[SolveProgress], None] | None = None,
+              same_deal: bool = False) -> SolveResult:
+        """``same_deal``: ``position`` is of the same deal as the previous one solved (the
+        same stock order, the same search), whose table entries it may then use."""
         position = _checked(position, node_cap, order_nodes, time_limit)
+        previous = (self.k, self.stamp)
         self.k = self._kernel(position)
+        # (not after a warm-up's search, nor with the other search's entries)
+        same_deal = same_deal and previous == (self.k, self.stamp) == (self.k, self.solved)
         t0 = time.perf_counter()
         if position.is_over():
             return SolveResult(position.result(), [], 0, time.perf_counter() - t0)
-        self.stamp += 1  # positions of different deals never share table entries
+        if not same_deal:
+            self.stamp += 1  # positions of different deals never share table entries
+        self.solved = self.stamp
         ctl = _Control(position.to_move)
         box: dict = {}
         # the worker's end is an Event, not ``Thread.join``: a join that Ctrl-C interrupts

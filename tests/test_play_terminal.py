@@ -409,6 +409,53 @@ def test_endgame_hint_values_agree_with_the_solver():
     assert checked == 8
 
 
+def test_endgame_hint_settles_a_move_past_the_first_node_cap():
+    """A QA finding: the hint showed "between you lose and draw" for two moves that the
+    solver settles in 2.4M and 3.6M nodes (a fraction of a second), over the first pass's
+    2,000,000. The moves left open get more time, and the siblings share one table."""
+    from durak_sim.human import endgame_values
+    from durak_sim.reference import ReferenceGame
+    from durak_sim.views import action_text
+
+    g = ReferenceGame.from_position({
+        "format": "durak-sim/position/1", "trump": "H", "hands": [
+            ["TH", "KH"], ["7C", "7H", "TS", "TC", "TD", "JH", "QC", "QD", "QH", "KC", "AC",
+                           "AD", "AH"]],
+        "stock": [], "attacker": 1, "table": [["JC", None]], "taking": False,
+        "bout_limit": 2})
+    codes = g.legal_actions()
+    values = endgame_values(g, codes, Rules())
+    obs = g.observation(0)
+    assert {action_text(obs, c): v for c, v in values.items()} == {
+        "defend TH JC": (1, 1), "defend KH JC": (0, 0), "take": (-1, -1)}
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(variant="perevodnoy")])
+def test_solving_a_deal_s_positions_on_one_table_gives_fresh_answers(rules):
+    """``_Solver.solve(..., same_deal=True)`` (the hint's siblings) keeps the table of the
+    previous position of the deal: values and optimal sets are those of fresh solves, and
+    the flag is ignored on a solver's first position (its table holds a warm-up's)."""
+    from durak_sim.position import Position
+    from durak_sim.reference import endgame_position as game_position
+    from durak_sim.solve import _Solver, solve
+
+    checked = 0
+    for seed in range(8):
+        g = _game_at(lambda g: not g.stock and len(g.legal_actions()) > 2 and sum(
+            h.bit_count() for h in g.hands) <= 10, seed=seed, rules=rules)
+        solver = _Solver()
+        for i, a in enumerate(g.legal_actions()):
+            child = g.copy()
+            child.apply(a)
+            if child.is_over():
+                continue
+            p = Position.from_dict(game_position(child))
+            shared, fresh = solver.solve(p, same_deal=True), solve(p)
+            assert (shared.value, shared.best_actions) == (fresh.value, fresh.best_actions)
+            checked += 1
+    assert checked >= 16
+
+
 @pytest.mark.parametrize("rules", [Rules(variant="perevodnoy"), Rules(variant="podkidnoy-full"),
                                    Rules(players=4), Rules(variant="perevodnoy", players=3)])
 def test_endgame_hint_values_at_the_other_tables_agree_with_the_solver(rules):
