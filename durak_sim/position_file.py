@@ -3,6 +3,7 @@ one at a time, as one JSON object (over any lines) or JSON Lines, each bounded i
 """
 from __future__ import annotations
 
+import codecs
 import contextlib
 import itertools
 import json
@@ -44,7 +45,7 @@ class PositionFile:
         except OSError as e:
             raise UserError(f"cannot read {self.path}: {e.strerror or e}") from None
         with f as stream:
-            raw = read_lines(stream, MAX_POSITION_BYTES)
+            raw = _without_bom(read_lines(stream, MAX_POSITION_BYTES))
             lines = False   # JSON Lines, rather than one object
             ahead = self._ahead(raw)
             if ahead is None:
@@ -131,7 +132,8 @@ class PositionFile:
         except json.JSONDecodeError as e:
             if e.msg == "Extra data":   # JSON Lines whose first line is not JSON
                 raise UserError(f"{self.path}: line {no}: invalid JSON: {first_error.msg} "
-                                f"(column {first_error.colno})") from None
+                                f"(column {first_error.colno}; a file of several positions "
+                                f"holds one a line, JSON Lines)") from None
             raise UserError(f"{self.path}: invalid JSON at line {e.lineno} column {e.colno}: "
                             f"{e.msg}") from None
         except ValueError as e:
@@ -149,3 +151,11 @@ def load_positions(path: str) -> list[Position]:
     """Every position of a file (``PositionFile``: one JSON object or JSON Lines), read
     whole. ``UserError`` names the line of a bad position in JSON Lines."""
     return [p for p, _ in PositionFile(path)]
+
+
+def _without_bom(raw):
+    """The numbered lines of ``raw``, the first without a UTF-8 byte order mark (which some
+    editors write at the head of a file)."""
+    for no, line in raw:
+        yield no, (line[len(codecs.BOM_UTF8):] if no == 1 and line.startswith(codecs.BOM_UTF8)
+                   else line)

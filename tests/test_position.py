@@ -220,6 +220,18 @@ def test_load_json_lines(tmp_path):
     assert [p.attacker for p in got] == [0, 1]
 
 
+def test_a_byte_order_mark_is_read_past(tmp_path):
+    """A file some editors begin with a UTF-8 byte order mark reads as without it (a QA
+    finding: it was refused in Python's words, "decode using utf-8-sig")."""
+    f = tmp_path / "p.json"
+    for text in (json.dumps(pos()), json.dumps(pos(), indent=2),
+                 json.dumps(pos()) + "\n" + json.dumps(pos(attacker=1))):
+        f.write_bytes(b"\xef\xbb\xbf" + text.encode())
+        f2 = tmp_path / "plain.json"
+        f2.write_text(text)
+        assert load_positions(str(f)) == load_positions(str(f2))
+
+
 def test_load_errors_name_the_line(tmp_path):
     f = tmp_path / "p.jsonl"
     f.write_text(json.dumps(pos()) + "\n" + json.dumps(pos(attacker=5)) + "\n")
@@ -230,6 +242,11 @@ def test_load_errors_name_the_line(tmp_path):
         load_positions(str(f))
     f.write_text('{\n  "format": "durak-sim/position/1",\n  "trump": D\n}\n')
     with pytest.raises(UserError, match="invalid JSON at line 3"):
+        load_positions(str(f))
+    # two objects written over several lines: JSON Lines holds one a line (a QA finding:
+    # the message named only the first line's error)
+    f.write_text(json.dumps(pos(), indent=2) + "\n" + json.dumps(pos(), indent=2) + "\n")
+    with pytest.raises(UserError, match="line 1: invalid JSON: .*one a line, JSON Lines"):
         load_positions(str(f))
     f.write_text("   \n")
     with pytest.raises(UserError, match="no position"):
