@@ -46,8 +46,9 @@ def _lineup(ai: str | None, rules_spec: dict):
                         f"players, and a table seats at most {MAX_PLAYERS} (R7)")
     rules = make_rules(rules_spec, players=len(names) + 1 if len(names) > 1 else None)
     if len(names) > 1 and len(names) != rules.players - 1:
-        raise UserError(f"{rules.players} players need {rules.players - 1} AIs after your "
-                        f"seat, got {len(names)}: {ai}")
+        need = rules.players - 1
+        raise UserError(f"{rules.players} players need {need} AI{'s' if need != 1 else ''} "
+                        f"after your seat, got {len(names)}: {ai}")
     if not names:
         names = ["hard"]   # (it plays every table)
     if len(names) == 1:
