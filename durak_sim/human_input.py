@@ -127,10 +127,10 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
     verb = VERBS.get(first)
     if verb is not None:
         words = words[1:]
+        if verb == "transfer" and not int(obs[O_RULES]) & FLAG_TRANSFER:   # (any card)
+            return Parsed("error", message="this game has no transfers (perevodnoy or "
+                                           "--transfer, R8.2)")
         if not words:   # a verb alone: which card?
-            if verb == "transfer" and not int(obs[O_RULES]) & FLAG_TRANSFER:
-                return Parsed("error", message="this game has no transfers (perevodnoy or "
-                                               "--transfer, R8.2)")
             return Parsed("error", message=f"{first} which card? type {first} and the card, "
                                            f"like {first} 7d, or a move's number")
     cards = [parse_card_word(w) for w in words]

@@ -626,6 +626,11 @@ def test_parser_says_why_a_transfer_or_a_swap_is_refused():
     text = f"transfer {'6789TJQKA'[card >> 2]}{'SCDH'[card & 3]}"
     assert parse_input(text, obs, codes).message == \
         "this game has no transfers (perevodnoy or --transfer, R8.2)"
+    # a card not in the hand too (a QA finding: it said "you do not hold 8♦")
+    card = next(c for c in range(36) if not g.hands[0] >> c & 1)
+    assert parse_input(f"transfer {'6789TJQKA'[card >> 2]}{'SCDH'[card & 3]}", obs,
+                       codes).message == \
+        "this game has no transfers (perevodnoy or --transfer, R8.2)"
     assert "no trump-six swap" in parse_input("swap", obs, codes).message
     g = _game_at(lambda g: g.phase == PHASE_OPEN,
                  rules=Rules(players=6, trump_six_swap=True))   # six players: no stock
