@@ -96,13 +96,13 @@ def applies(position) -> bool:
 def advise(position, seed: int = 0) -> Advice:
     """expert's advice for the seat to move of ``position`` (see :func:`applies`); its
     random stream is that seat's stream of deal 0 of master seed ``seed``."""
+    import numpy as np
+
     from .observation import O_PLAYERS
     from .play import prepare
     from .reference import ReferenceGame, hist_for_strategy, legal_array, seat_inputs
     from .registry import get_strategy
     from .rules import Rules
-    import numpy as np
-
     from .strategies.expert import E_BASE, MEMORY, expert_advice
     from .views import action_text
 

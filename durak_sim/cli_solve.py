@@ -214,7 +214,8 @@ class _ProgressLine:
                    "rest keep code order. Value and actions stay exact.")
 @click.option("--expert", "expert", is_flag=True,
               help="At a position with two or more cards in the stock (the positions "
-                   "solve reads: two seats still playing, any ruleset but prostoy), advise the seat to move as it sees the position "
+                   "solve reads: two seats still playing, any ruleset but prostoy), advise "
+                   "the seat to move as it sees the position "
                    "(its hand, the table, the discard, the face-up trump, the known cards; "
                    "not the other hand nor the stock's order): expert's move and each "
                    "move's mean result against hard's choice over the deals its search "
