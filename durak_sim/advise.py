@@ -96,14 +96,12 @@ def applies(position) -> bool:
 def advise(position, seed: int = 0) -> Advice:
     """expert's advice for the seat to move of ``position`` (see :func:`applies`); its
     random stream is that seat's stream of deal 0 of master seed ``seed``."""
-    import numpy as np
-
     from .observation import O_PLAYERS
     from .play import prepare
     from .reference import ReferenceGame, hist_for_strategy, legal_array, seat_inputs
     from .registry import get_strategy
     from .rules import Rules
-    from .strategies.expert import E_BASE, MEMORY, expert_advice
+    from .strategies.expert import E_BASE, expert_advice
     from .views import action_text
 
     strat = get_strategy("expert")
@@ -111,9 +109,8 @@ def advise(position, seed: int = 0) -> Advice:
     g = ReferenceGame.from_position(position.to_dict())
     seat = g.to_move()
     obs, codes = g.observation(seat), g.legal_actions()
-    rngs, _ = seat_inputs(seed, 0, [strat] * int(obs[O_PLAYERS]))
-    mem = np.zeros(MEMORY, np.int64)   # (expert_advice's own default, read after it)
-    mem[0] = 1
+    rngs, mems = seat_inputs(seed, 0, [strat] * int(obs[O_PLAYERS]))
+    mem = mems[seat]   # (its search's base action is read from it after)
     code, rows = expert_advice(obs, legal_array(codes), hist_for_strategy(g), rngs[seat], mem)
     moves = tuple((action_text(obs, c), *row) for c, *row in rows)
     return Advice(seat, action_text(obs, code), moves,

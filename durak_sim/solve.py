@@ -222,10 +222,10 @@ class _Solver:
         """``same_deal``: ``position`` is of the same deal as the previous one solved (the
         same stock order, the same search), whose table entries it may then use."""
         position = _checked(position, node_cap, order_nodes, time_limit)
-        previous = (self.k, self.stamp)
+        kernel, stamp = self.k, self.stamp
         self.k = self._kernel(position)
-        # (not after a warm-up's search, nor with the other search's entries)
-        same_deal = same_deal and previous == (self.k, self.stamp) == (self.k, self.solved)
+        # (not after a warm-up's search, which takes a stamp, nor on the other search's table)
+        same_deal = same_deal and self.k is kernel and self.stamp == stamp == self.solved
         t0 = time.perf_counter()
         if position.is_over():
             return SolveResult(position.result(), [], 0, time.perf_counter() - t0)
