@@ -49,6 +49,15 @@ def _cause(result, time_limit: float, max_nodes: int, order_nodes: int) -> str:
             "depth": "the solver's ply limit"}.get(result.stopped_by, "a budget")
 
 
+def signed(v: int) -> str:
+    """A value with its sign, a draw without one.
+
+    >>> [signed(v) for v in (1, 0, -1)]
+    ['+1', '0', '-1']
+    """
+    return f"{v:+d}" if v else "0"
+
+
 def bounds_str(lo: int, hi: int) -> str:
     """A proven range of the value, seat 0's view.
 
@@ -58,8 +67,8 @@ def bounds_str(lo: int, hi: int) -> str:
     '-1  (seat 1 wins, seat 0 is the Durak)'
     """
     if lo == hi:
-        return f"{lo:+d}  ({VALUE_WORDS[lo]})"
-    return f"in [{lo:+d}, {hi:+d}]: {RANGE_WORDS[(lo, hi)]}".replace("+0", "0")
+        return f"{signed(lo)}  ({VALUE_WORDS[lo]})"
+    return f"in [{signed(lo)}, {signed(hi)}]: {RANGE_WORDS[(lo, hi)]}"
 
 
 def _proven_actions(action_bounds: dict) -> list[str]:
@@ -110,7 +119,7 @@ def _human(i: int, several: bool, position, result, budget: tuple) -> str:
     if several:
         lines.append(f"position {i + 1}")
     if position.to_move is None:
-        lines.append(f"  value    {result.value:+d}  ({_words(position, result.value)}; the "
+        lines.append(f"  value    {signed(result.value)}  ({_words(position, result.value)}; the "
                      f"deal is over)")
         return "\n".join(lines)
     role = "attacker" if position.to_move == position.attacker else "defender"
@@ -121,7 +130,7 @@ def _human(i: int, several: bool, position, result, budget: tuple) -> str:
                      f"{position.seats[1]}: the two seats left)")
     lo, hi = result.bounds
     if result.exact:
-        lines.append(f"  value    {result.value:+d}  ({_words(position, result.value)})")
+        lines.append(f"  value    {signed(result.value)}  ({_words(position, result.value)})")
         order = ("" if result.order_exact
                  else f"  [order cut short by {_cause(result, *budget)}]")
         lines.append(f"  optimal  {', '.join(result.best_actions)}{order}")
@@ -172,7 +181,8 @@ class _ProgressLine:
         if p.node_cap > 0 and p.phase == "value":
             parts.append(f"{min(1.0, p.nodes / p.node_cap):.0%} of --max-nodes")
         lo, hi = p.bounds
-        parts.append(f"value {lo:+d} proven" if lo == hi else f"value in [{lo:+d}, {hi:+d}]")
+        parts.append(f"value {signed(lo)} proven" if lo == hi
+                     else f"value in [{signed(lo)}, {signed(hi)}]")
         text = Text(" | ".join(parts), overflow="ellipsis", no_wrap=True)
         if self.live is None:
             self.live = Live(text, console=self.console, auto_refresh=False, transient=True,

@@ -191,6 +191,14 @@ def test_human_output_of_a_stopped_search(solver, tmp_path):
     assert "NOT EXACT" not in exact.stdout and "optimal  attack 6S" in exact.stdout
 
 
+def test_a_draw_is_printed_without_a_sign(tmp_path):
+    draw = {"format": FMT, "trump": "H", "stock": [], "attacker": 1,
+            "hands": [["AS"], ["7S"]]}
+    r = CliRunner().invoke(solve_command, [write(tmp_path, draw)])
+    assert r.exit_code == 0, r.output
+    assert "value    0  (draw)" in r.stdout and "+0" not in r.stdout
+
+
 # ---- soundness ------------------------------------------------------------------------------
 def random_positions(rng: random.Random, n: int, lo: int = 4, hi: int = 7):
     """Bout starts of lo-hi cards each (empty stock), some with the opening card on the table
