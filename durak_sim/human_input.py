@@ -150,7 +150,7 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
         return Parsed("error", message=f"one move at a time: type {name} once (two cards mean "
                                        f"the card you beat with, then the attack card)")
     if not int(obs[O_HAND]) >> card & 1:
-        return Parsed("error", message=f"you do not hold {name}")
+        return Parsed("error", message=_not_held(card, name, obs))
     options = [c for c in codes if action_card(c) == card and _kind(c) != "other"]
     if verb is not None:
         options = [c for c in options if _kind(c) == verb]
@@ -161,6 +161,15 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
     if options:
         return Parsed("choose", options=options)
     return Parsed("error", message=_why_not_card(card, target, verb, obs, codes, ranks))
+
+
+def _not_held(card: int, name: str, obs) -> str:
+    """Why a card typed is not a move of yours: it is on the table, or not in your hand."""
+    if card in unbeaten_cards(obs) and int(obs[O_PHASE]) == PHASE_DEFEND:
+        return f"{name} is the card to beat: type the card of yours that beats it, or take"
+    if (int(obs[O_TABLE_ATTACKS]) | int(obs[O_TABLE_DEFENCES])) >> card & 1:
+        return f"{name} is on the table, not in your hand"
+    return f"you do not hold {name}"
 
 
 def _with_between(raw: list[str]) -> bool:

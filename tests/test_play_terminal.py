@@ -344,9 +344,13 @@ def test_parser_cards_targets_and_explanations():
         assert parse_input(text, obs, codes).code == defend, text
     assert parse_input("take", obs, codes).code == 72
     assert "you are defending" in parse_input("stop", obs, codes).message
-    not_held = next(c for c in range(36) if not g.hands[0] >> c & 1)
+    on_table = {c for pair in g.table for c in pair}
+    not_held = next(c for c in range(36) if not g.hands[0] >> c & 1 and c not in on_table)
     assert parse_input(f"{'6789TJQKA'[not_held >> 2]}{'SCDH'[not_held & 3]}", obs,
                        codes).message.startswith("you do not hold")
+    # the attack card typed while defending (a QA finding: it said "you do not hold" it)
+    msg = parse_input(f"{'6789TJQKA'[target >> 2]}{'SCDH'[target & 3]}", obs, codes).message
+    assert "is the card to beat" in msg and "take" in msg, msg
     cannot = [c for c in range(36) if g.hands[0] >> c & 1 and 36 + c not in codes]
     if cannot:
         c = cannot[0]
