@@ -243,18 +243,74 @@ def play_chunk(config_dict: dict, pairing: tuple[str, ...], lo: int, hi: int,
     if threads is None:
         threads = _worker_threads(host_slots or {})
     strats = resolve_strategies(list(pairing))
-    if not any(is_engine_spec(s.name) for s in strats):
-        return play_deals(strats, config, lo, hi, threads)
-    from . import external
+    with _CancelWatch() as stop:
+        if not any(is_engine_spec(s.name) for s in strats):
+            out = play_deals(strats, config, lo, hi, threads, stop)
+        else:
+            from . import external
 
-    with _ENGINE_TASK:
-        external.close_all()   # (none should be left; never one of another command's)
-        external.apply_timeout(engine_timeout)
-        external.configure(rules=config.rules)
+            with _ENGINE_TASK:
+                external.close_all()   # (none should be left; never one of another command's)
+                external.apply_timeout(engine_timeout)
+                external.configure(rules=config.rules)
+                try:
+                    out = play_deals(strats, config, lo, hi, threads, stop)
+                finally:
+                    external.close_all()
+    if stop:
+        # (a part of the chunk must never reach a client as the whole of it)
+        raise RuntimeError("the dask scheduler cancelled this chunk while it was played")
+    return out
+
+
+class _CancelWatch:
+    """On a worker, while a task plays: the kernel's stop flag (``play_deals``' ``stop``),
+    set once the scheduler has cancelled the task: its client stopped (Ctrl-C, a kill, a
+    lost connection). dask does not stop a running task; without this the chunk played on
+    to its end, beside the worker's next tasks. The task's state is read from the worker's
+    own record of its tasks, every ``CANCEL_POLL`` seconds."""
+
+    CANCEL_POLL = 0.25
+
+    def __init__(self):
+        import numpy as np
+
+        self.kernel_flag = np.zeros(1, np.int64)
+        self._done = threading.Event()
+        self._thread = None
+
+    def __bool__(self) -> bool:
+        return bool(self.kernel_flag[0])
+
+    def __enter__(self):
         try:
-            return play_deals(strats, config, lo, hi, threads)
-        finally:
-            external.close_all()
+            from distributed import get_worker
+            from distributed.worker import thread_state
+
+            worker, key = get_worker(), thread_state.key
+        except (ImportError, ValueError, AttributeError):   # (not in a worker's task)
+            return self
+        self._thread = threading.Thread(target=self._watch, args=(worker, key), daemon=True,
+                                        name="durak-sim-cancel-watch")
+        self._thread.start()
+        return self
+
+    def _watch(self, worker, key) -> None:
+        while not self._done.wait(self.CANCEL_POLL):
+            try:
+                task = worker.state.tasks.get(key)
+                cancelled = task is None or task.state in ("cancelled", "released",
+                                                           "forgotten")
+            except Exception:   # pragma: no cover - a dask without this record: play on
+                return
+            if cancelled:
+                self.kernel_flag[0] = 1
+                return
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
 
 
 def _worker_threads(host_slots: dict) -> int:

@@ -506,3 +506,52 @@ def test_ctrl_c_during_a_cluster_run_saves_and_says_how_to_resume(tmp_path, dask
                         f"{re.escape(str(out))}", err[0]), err
     assert scheduler_tasks(address) == 0
     resume_locally(tmp_path, out, local_run)
+
+
+#: a plugin that takes 20 ms a decision: a chunk of it lasts minutes
+SLOWPOKE = '''
+import time
+from durak_sim.registry import register_strategy
+
+def decide(obs, legal, hist, rng, mem):
+    time.sleep(0.02)
+    return int(legal[1])
+
+register_strategy("slowpoke", decide, description="20 ms a decision", plays="all")
+'''
+
+
+def worker_tasks(address: str) -> list:
+    """The states of the tasks the (one) worker holds."""
+    with distributed.Client(address, timeout=10, set_as_default=False) as c:
+        states = c.run(lambda dask_worker: sorted(t.state for t in
+                                                  dask_worker.state.tasks.values()))
+    return [s for per_worker in states.values() for s in per_worker]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
+def test_a_stopped_client_stops_the_chunk_a_worker_is_playing(tmp_path, dask, sig):
+    """dask does not stop a running task when its client cancels it (Ctrl-C) or goes away
+    (killed): the task watches for that itself, and its chunk stops within about a second
+    instead of playing on beside the worker's next tasks."""
+    plugin = tmp_path / "slowpoke.py"
+    plugin.write_text(SLOWPOKE)
+    address, _ = dask.scheduler()
+    dask.worker(address, delay=0)
+    dask.registered(1)
+    proc = cli(tmp_path, "slowpoke", "random", "--plugin", str(plugin), "--deals", "1000",
+               "--chunk", "1000", "--no-progress", "--out", str(tmp_path / "t"),
+               "--scheduler", address)
+    deadline = time.monotonic() + 120
+    while worker_tasks(address) != ["executing"]:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the worker did not start the chunk"
+        time.sleep(0.2)
+    time.sleep(1)
+    proc.send_signal(sig)
+    rc, err, _ = finish(proc, within=60)
+    assert rc == (130 if sig == signal.SIGINT else -sig), err
+    t = time.monotonic()
+    while worker_tasks(address):
+        assert time.monotonic() - t < 10, "the worker plays the cancelled chunk on"
+        time.sleep(0.2)
