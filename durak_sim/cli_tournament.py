@@ -131,7 +131,8 @@ def tournament_command(strategies, gauntlet, deals, seed, threads, out, resume, 
 @click.argument("folder", type=PathParam(path_type=Path))
 def report_command(folder):
     """Rebuild the tables, plots, report.md and report.html of the tournament stored in
-    FOLDER from its stored games alone."""
+    FOLDER from its stored games alone (of a stopped one: every game it stored, the
+    chunks stored in part included; the report says it is incomplete)."""
     from .report import build_report, print_report
     from .storage import DirectoryLock
 

@@ -55,7 +55,7 @@ SLICE_DEALS = 8192
 
 
 def count_stored(out: Path, manifest, config) -> PlaceTally:
-    """Every finished chunk of the folder, read (checksums verified), checked against the
+    """Every stored chunk of the folder (those stored in part too), read (checksums verified), checked against the
     manifest (``UserError`` if it is not what the manifest says) and counted, in the
     canonical order."""
     from .storage import entry_key, game_arrays, read_chunks, result_keys, seating_column
@@ -123,7 +123,7 @@ def build_place_report(out: Path, manifest, config, lap) -> Report:
     rep = Report(out=out, config=config, manifest=manifest, tables=tables,
                  games=int(tally.games.sum()), chunks_done=len(manifest.chunks),
                  chunks_total=len(config.lineups()) * len(config.chunk_ranges()),
-                 notes=notes, seconds=lap.seconds)
+                 notes=notes, seconds=lap.seconds, chunks_partial=len(manifest.partials))
     files = {k: v for k, v in TABLE_FILES.items() if k in tables}
     return write_report(rep, files, lap,
                         lambda: render_all(tables, config.players, out / PLOTS_DIR), _document)

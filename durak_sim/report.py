@@ -66,7 +66,8 @@ FLOAT_FORMAT = "%.10g"
 @dataclass
 class Report:
     """A built report: its folder, config, the manifest it was built from, the tables
-    (pandas frames, keys of :data:`TABLE_FILES`) and whether every chunk was stored;
+    (pandas frames, keys of :data:`TABLE_FILES`) and whether every chunk was stored
+    (``chunks_partial``: chunks of a stopped run stored in part, which the tables count);
     ``seconds``: how long building took, per step (``counts``, ``tables``, ``plots``,
     ``documents``; never written to the report)."""
 
@@ -78,6 +79,7 @@ class Report:
     chunks_done: int
     chunks_total: int
     notes: list
+    chunks_partial: int = 0
     seconds: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -89,17 +91,19 @@ class Report:
 # Tables
 # --------------------------------------------------------------------------------------
 def _stored_chunks(out: Path, manifest: Manifest, config: TournamentConfig) -> list:
-    """The manifest's chunks of the config's line-ups (pairings) in the canonical order
+    """The manifest's chunks of the config's line-ups (pairings), the finished ones and
+    those a stopped run stored in part (every game stored counts), in the canonical order
     (line-ups as in the config, then deal): the order never depends on how or when they
     were played."""
     from .storage import entry_key
 
     rank = {p: i for i, p in enumerate(config.lineups())}
-    chunks = [c for c in manifest.chunks if entry_key(c) in rank]
+    chunks = [c for c in (*manifest.chunks, *manifest.partials) if entry_key(c) in rank]
     chunks.sort(key=lambda c: (rank[entry_key(c)], c["deal_lo"]))
     if not chunks:
-        raise UserError(f"no finished chunk in {out} yet: nothing to report")
+        raise UserError(f"no game stored in {out} yet: nothing to report")
     return chunks
+
 
 
 def load_games(out: Path, manifest: Manifest, config: TournamentConfig) -> pd.DataFrame:
@@ -269,8 +273,8 @@ def document_head(rep: Report, title: str, setup: list) -> _Doc:
     doc = _Doc()
     doc.h(1, title)
     if not rep.complete:
-        doc.p(f"**INCOMPLETE**: {rep.chunks_done} of {rep.chunks_total} chunks are stored; "
-              f"the tables cover the games played so far. Continue with "
+        doc.p(f"**INCOMPLETE**: {rep.chunks_done} of {rep.chunks_total} chunks are stored"
+              f"{_in_part(rep)}; the tables cover every game stored. Continue with "
               f"`durak-sim tournament --resume DIR`.")
     doc.h(2, "Setup")
     rules = json.dumps(cfg.rules.to_dict(), sort_keys=True)
@@ -501,14 +505,15 @@ def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP,
         return build_place_report(out, manifest, config, lap)
     # the games must be what the manifest says (not those this run stored just now)
     check_stored(out, manifest, config,
-                 [c for c in manifest.chunks if (c["file"], c["sha256"]) not in (known or {})])
+                 [c for c in (*manifest.chunks, *manifest.partials)
+                  if (c["file"], c["sha256"]) not in (known or {})])
     counts = load_counts(out, manifest, config, known)
     lap("counts")
     tables, notes = compute_tables(counts, config, n_boot=n_boot)
     rep = Report(out=out, config=config, manifest=manifest, tables=tables,
                  games=int(counts.games.sum()), chunks_done=len(manifest.chunks),
                  chunks_total=len(config.pairings()) * len(config.chunk_ranges()),
-                 notes=notes, seconds=lap.seconds)
+                 notes=notes, seconds=lap.seconds, chunks_partial=len(manifest.partials))
     return write_report(rep, TABLE_FILES, lap,
                         lambda: render_all(tables, counts, table_order(tables),
                                            out / PLOTS_DIR), _document)
@@ -532,10 +537,14 @@ def write_report(rep: Report, files: dict, lap, draw, document) -> Report:
     return rep
 
 
+def _in_part(rep: Report) -> str:
+    return f", {rep.chunks_partial} more in part" if rep.chunks_partial else ""
+
+
 def print_head(console, rep: Report, head: str) -> None:
     """The first line of a report on the terminal, marked when it is incomplete."""
     if not rep.complete:
-        head += f"  [INCOMPLETE: {rep.chunks_done} of {rep.chunks_total} chunks]"
+        head += f"  [INCOMPLETE: {rep.chunks_done} of {rep.chunks_total} chunks{_in_part(rep)}]"
     console.print(head)
 
 

@@ -420,9 +420,9 @@ def games_problem(config: TournamentConfig, c: dict, table, hi: int | None = Non
 
 
 def stored_problem(out: Path, config: TournamentConfig, c: dict, table) -> None:
-    """:func:`games_problem` of a finished chunk as the one-line ``UserError`` of
-    :func:`check_stored`."""
-    problem = games_problem(config, c, table)
+    """:func:`games_problem` of a chunk (finished, or stored in part: its deals up to
+    ``played_hi``) as the one-line ``UserError`` of :func:`check_stored`."""
+    problem = games_problem(config, c, table, c.get("played_hi"))
     if problem:
         raise UserError(f"{out}: its stored games do not match its manifest ({c['file']}: "
                         f"{problem}); the manifest was edited or mixes two tournaments")

@@ -331,6 +331,7 @@ def test_threads_chunking_and_a_stop_with_resume_give_the_same_bytes(tmp_path, m
     assert [c["deal_lo"] for c in stored.chunks] == [0]
     assert [(p["deal_lo"], p["played_hi"], p["rows"]) for p in stored.partials] == \
         [(100, 120, 20 * 6)]
+    assert build_report(tmp_path / "d").games == 120 * 6   # the partial chunk's games too
     # the interrupted session's timing counts what it played
     session = json.loads((tmp_path / "d" / "timing.json").read_text())["sessions"][-1]
     assert (session["deals_played"], session["games_played"]) == (120, 120 * 6)

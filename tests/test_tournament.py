@@ -390,6 +390,16 @@ def test_an_error_while_playing_keeps_every_finished_deal(tmp_path, monkeypatch,
     stored = Manifest.load(out)
     assert [c["deal_lo"] for c in stored.chunks] == [0]
     assert [(p["deal_lo"], p["played_hi"]) for p in stored.partials] == [(200, 300)]
+    # a report of the stopped run counts the partial chunk's games too (a QA finding: it
+    # left them out while saying it covered the games played)
+    from durak_sim.report import build_report
+
+    seen = tmp_path / "seen"
+    shutil.copytree(out, seen)
+    rep = build_report(seen)
+    assert rep.games == 600 and (rep.chunks_done, rep.chunks_partial) == (1, 1)
+    assert "1 of 5 chunks are stored, 1 more in part; the tables cover every game stored" \
+        in (seen / "report.md").read_text()
     # a damaged partial chunk is said and its deals played again, to the same games
     damaged = tmp_path / "damaged"
     shutil.copytree(out, damaged)
