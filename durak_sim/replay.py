@@ -62,7 +62,7 @@ def render_record(rec: dict) -> str:
     RecordError with a one-line message)."""
     from .actions import DEFEND, defend_at
     from .cards import mask_cards
-    from .observation import O_BOUTS, O_PHASE, O_TRUMP_CARD, PHASE_ATTACK, PHASE_LEAD
+    from .observation import O_BOUTS, O_PHASE, O_PLACES, O_TRUMP_CARD, PHASE_ATTACK, PHASE_LEAD
     from .records import actions_from_record, validate_record
 
     validate_record(rec, unfinished=True)
@@ -159,8 +159,9 @@ def render_record(rec: dict) -> str:
                     for _, s in sorted(got)))
             drawn += len(left)
             outs = _outs(game)
-            for s in outs[out_seen:]:
-                lines.append(f"    {who(s)} is out (place {outs.index(s) + 1})")
+            places = game.observation(0)[O_PLACES:O_PLACES + n]
+            for s in outs[out_seen:]:   # (E11: seats out in a draw's last bout share a place)
+                lines.append(f"    {who(s)} is out (place {int(places[s]) or outs.index(s) + 1})")
             out_seen = len(outs)
     res = rec.get("result")
     if rec.get("unfinished") or res is None:
@@ -176,10 +177,10 @@ def render_record(rec: dict) -> str:
         places = res.get("places")
         tied = [s for s in range(n) if places and places[s] == max(places)] if places \
             else res["out_order"][-2:]
-        how = "the cap on play ended it (E12)" if res.get("capped") else \
-            "went out in the last bout"
-        lines.append(f"draw after {res['bouts']} bouts: "
-                     f"{', '.join(who(s) for s in tied) or 'both'} {how}")
+        names = ", ".join(who(s) for s in tied) or "both"
+        how = f"the cap on play ended it (E12), {names} still playing" if res.get("capped") \
+            else f"{names} went out in the last bout"
+        lines.append(f"draw after {res['bouts']} bouts: {how}")
     elif res.get("durak_team") is not None:
         t = res["durak_team"]
         lines.append(f"team {t} (seats {', '.join(map(str, range(t, n, 2)))}) is the Durak "

@@ -453,6 +453,22 @@ def test_a_terminal_without_the_characters_gets_question_marks_not_half_a_summar
     assert proc.stdout.rstrip().splitlines()[-1].endswith("apart)")
 
 
+@pytest.mark.parametrize("args, outs", [
+    (["--seats", "random,easy", "--deal", "894"], ["seat 0 (random)", "seat 1 (easy)"]),
+    (["--seats", "random,easy,random,easy", "--deal", "466", "--rules", "teams"],
+     ["seat 0 (random)", "seat 1 (easy)"]),
+])
+def test_replay_gives_the_seats_out_in_a_draw_s_last_bout_one_place(args, outs):
+    """E11: the seats that go out in the last bout of a drawn deal share its place (a QA
+    finding: replay numbered them by the order it listed them, as the record does not)."""
+    proc = invoke("replay", "--seed", "21", *args)
+    assert proc.returncode == 0, proc.stderr
+    place = 3 if "teams" in args else 1
+    for who in outs:
+        assert f"    {who} is out (place {place})\n" in proc.stdout, proc.stdout[-600:]
+    assert f"{outs[0]}, {outs[1]} went out in the last bout" in proc.stdout
+
+
 @pytest.mark.parametrize("as_json", [False, True])
 def test_replay_of_a_records_file_with_a_bad_record_shows_nothing(tmp_path, as_json):
     """Every record is checked before one is shown: a bad second record is one line, and the
