@@ -315,7 +315,7 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
         # the default field: its levels that play the ruleset
         strats = resolve_strategies(names or [n for n in default_field() if plays(n)])
     check_supported(strats, rules)
-    _check_field([s.name for s in strats], rules, gauntlet is not None)
+    _check_field([s.name for s in strats], rules, gauntlet is not None, plugins)
     if forfeit and not any(is_engine_spec(s.name) for s in strats):   # (as match says)
         raise UserError(option("--forfeit", "forfeit=True") + " is for fields with an "
                         "external engine (engine:PATH): no other strategy forfeits")
@@ -343,9 +343,10 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
                             rules=rules, plugins=tuple(plugins), forfeit=bool(forfeit))
 
 
-def _check_field(names: list, rules: Rules, gauntlet: bool) -> None:
+def _check_field(names: list, rules: Rules, gauntlet: bool, plugins: Sequence[str] = ()) -> None:
     """A field that gives line-ups of ``rules.players``: two or more strategies, different
-    ones unless the field is exactly one line-up of more than two players (``UserError``)."""
+    ones unless the field is exactly one line-up of more than two players (``UserError``;
+    its example command loads the same ``plugins``)."""
     players = rules.players
     distinct = list(dict.fromkeys(names))
     one_lineup = players > 2 and len(names) == players
@@ -362,11 +363,15 @@ def _check_field(names: list, rules: Rules, gauntlet: bool) -> None:
     if len(names) < players:
         seats = ([distinct[0], *(distinct[1:] * players)[:players - 1]] if gauntlet else
                  (distinct * players)[:players])
+        import shlex
+
+        loads = [a for p in plugins for a in ("--plugin", shlex.quote(p))]
         example = option(" ".join(["durak-sim tournament", *(["--gauntlet"] if gauntlet
                                                               else []), *seats,
-                                   *rules.cli_args()]),
-                         f"gauntlet={seats[0]!r}, strategies={seats[1:]!r}" if gauntlet
-                         else f"strategies={seats!r}")
+                                   *rules.cli_args(), *loads]),
+                         (f"gauntlet={seats[0]!r}, strategies={seats[1:]!r}" if gauntlet
+                          else f"strategies={seats!r}")
+                         + (f", plugins={list(plugins)!r}" if plugins else ""))
         two = (option("leave out --rules teams", "rules without teams") if rules.teams else
                option("give --players 2", "rules=Rules(players=2)"))
         raise UserError(f"a tournament at tables of {players} players needs {players} "

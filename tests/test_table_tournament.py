@@ -405,6 +405,12 @@ def test_the_cli_at_n_players(tmp_path):
                           "durak-sim tournament random easy random --rules podkidnoy "
                           "--players 3")
     assert not (tmp_path / "x").exists()
+    # its example loads the same plugins (a QA finding: it left them out, and failed)
+    assert_one_line_error(run_cli("tournament", "random", "random2", "--players", "3",
+                                  "--plugin", plugin, "--out", tmp_path / "x"),
+                          f"e.g. durak-sim tournament random random2 random --rules podkidnoy "
+                          f"--players 3 --plugin {plugin} (or")
+    assert not (tmp_path / "x").exists()
     out = tmp_path / "g"
     proc = run_cli("tournament", "--gauntlet", "easy", "random", "random2", "easy2",
                    "--players", "3", "--deals", 40, "--seed", 2, "--plugin", plugin,
