@@ -55,9 +55,9 @@ SLICE_DEALS = 8192
 
 
 def count_stored(out: Path, manifest, config) -> PlaceTally:
-    """Every stored chunk of the folder (those stored in part too), read (checksums verified), checked against the
-    manifest (``UserError`` if it is not what the manifest says) and counted, in the
-    canonical order."""
+    """Every stored chunk of the folder (those stored in part too), read (checksums
+    verified), checked against the manifest (``UserError`` if it is not what the manifest
+    says) and counted, in the canonical order."""
     from .storage import entry_key, game_arrays, read_chunks, result_keys, seating_column
     from .tournament_config import stored_problem
 
@@ -366,7 +366,8 @@ def _document(rep: Report, plots: dict) -> tuple[Doc, str]:
           "hands), decisive games.")
     doc.table(["line-up", "games", "bouts mean", "sd", "min", "p25", "median", "p75", "max",
                "Durak's cards left mean"],
-              [["all games" if x.lineup == ps.ALL else x.lineup, f"{x.games:,}",
+              [["all games" if x.lineup == ps.ALL else _lineup_cell(x.lineup, cfg.rules.teams),
+                f"{x.games:,}",
                 num(x.bouts_mean, ".2f"), num(x.bouts_sd, ".2f"), num(x.bouts_min, "g"),
                 num(x.bouts_p25, "g"), num(x.bouts_median, "g"), num(x.bouts_p75, "g"),
                 num(x.bouts_max, "g"), num(x.cards_left_mean, ".2f")]

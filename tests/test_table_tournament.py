@@ -567,6 +567,11 @@ def test_a_teams_field_larger_than_the_table_partners_every_two_equally(tmp_path
     # a row per partnership and its opponents: both sides of each line-up, 32 games each
     assert len(teams) == 30 and set(teams["games"]) == {4 * 8}
     assert teams["team"].nunique() == 10 and teams.groupby("team").size().eq(3).all()
+    # the report names a line-up by its partnerships in every table (a QA finding: game
+    # length listed its four strategies)
+    md = (tmp_path / "t" / "report.md").read_text()
+    length = md.split("## Game length")[1].split("\n## ")[0]
+    assert "| random+normal vs easy+random2 |" in length, length
 
 
 def test_a_teams_field_has_each_partnership_against_all_its_opponents(tmp_path, monkeypatch):
