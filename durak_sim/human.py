@@ -262,11 +262,14 @@ class PlaySession:
             self.show_state(obs, codes)
 
     def choose(self, options: list[int], obs) -> int | str | None:
-        """Which of several moves with one card (several targets, or defend / transfer);
-        a command's name (``quit``, ``help``, ``hint``, ``show``) when one is typed."""
+        """Which of several moves with one card (several targets, or defend / transfer), or
+        of the defences of one attack card (it was typed); a command's name (``quit``,
+        ``help``, ``hint``, ``show``) when one is typed."""
         s = self.screen
         card = action_card(options[0])
-        s.say(f"{s.card(card)} can: " + "   ".join(
+        head = f"{s.card(card)} can" if all(action_card(c) == card for c in options) else \
+            f"{s.card(action_target(obs, options[0]))} can be beaten"
+        s.say(f"{head}: " + "   ".join(
             f"{k} {self.label(obs, c)}" for k, c in enumerate(options, 1)))
         try:
             line = self.read("which> ").strip()
@@ -276,8 +279,10 @@ class PlaySession:
             return options[int(line) - 1]
         if COMMANDS.get(line.lower()) is not None:
             return COMMANDS[line.lower()]
-        target = parse_card_word(line)
-        hits = [c for c in options if target is not None and action_target(obs, c) == target]
+        typed = parse_card_word(line)
+        hits = [c for c in options if typed is not None and action_target(obs, c) == typed]
+        if len(hits) != 1:   # (the defences of one card: the card to beat with)
+            hits = [c for c in options if typed is not None and action_card(c) == typed]
         if len(hits) == 1:
             return hits[0]
         if line.lower() in ("transfer", "tr"):

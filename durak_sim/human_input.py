@@ -131,6 +131,11 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
             return Parsed("error", message="this game has no transfers (perevodnoy or "
                                            "--transfer, R8.2)")
         if not words:   # a verb alone: which card?
+            if verb == "defend":
+                return Parsed("error", message=f"{first} with which card? type {first} and your "
+                                               f"card, like {first} 9d ({first} 7d with 9d "
+                                               f"names the card to beat too), or a move's "
+                                               f"number")
             return Parsed("error", message=f"{first} which card? type {first} and the card, "
                                            f"like {first} 7d, or a move's number")
     cards = [parse_card_word(w) for w in words]
@@ -141,6 +146,9 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
         bad = _echo(next((w for w, c in zip(words, cards) if c is None), text))
         return Parsed("error", message=f"I do not understand {bad!r}: type a move's number "
                                        f"(1-{len(codes)}), a card like 7d or 10♦, or help")
+    if raw[-1].lower() == "with":   # "beat 7d with": the card after it is missing
+        return Parsed("error", message=f"with which card? type the card after with, like "
+                                       f"beat 7d with 9d")
     card = cards[0]
     target = cards[1] if len(cards) == 2 else None
     if target is not None and _with_between(raw):
@@ -150,6 +158,9 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
         return Parsed("error", message=f"one move at a time: type {name} once (two cards mean "
                                        f"the card you beat with, then the attack card)")
     if not int(obs[O_HAND]) >> card & 1:
+        beats = [c for c in codes if _kind(c) == "defend" and action_target(obs, c) == card]
+        if target is None and beats and verb in (None, "defend"):
+            return Parsed("choose", options=beats)   # the card to beat: beat it with which?
         return Parsed("error", message=_not_held(card, name, obs))
     options = [c for c in codes if action_card(c) == card and _kind(c) != "other"]
     if verb is not None:
@@ -166,7 +177,8 @@ def parse_input(text: str, obs, codes: list[int], ranks=RANK_DISPLAY) -> Parsed:
 def _not_held(card: int, name: str, obs) -> str:
     """Why a card typed is not a move of yours: it is on the table, or not in your hand."""
     if card in unbeaten_cards(obs) and int(obs[O_PHASE]) == PHASE_DEFEND:
-        return f"{name} is the card to beat: type the card of yours that beats it, or take"
+        return f"nothing of yours beats {name} (R1.3: a higher card of the same suit, or a " \
+               f"trump): take"
     if (int(obs[O_TABLE_ATTACKS]) | int(obs[O_TABLE_DEFENCES])) >> card & 1:
         return f"{name} is on the table, not in your hand"
     return f"you do not hold {name}"

@@ -263,8 +263,10 @@ def test_words_during_a_lead_and_a_verb_without_a_card():
     assert said("stop") == "you are laying your lead: done ends it"
     assert said("take").endswith(": add a card, or done ends the lead")
     assert said("transfer") == "this game has no transfers (perevodnoy or --transfer, R8.2)"
-    assert said("beat") == "beat which card? type beat and the card, like beat 7d, or a " \
-                           "move's number"
+    assert said("beat") == "beat with which card? type beat and your card, like beat 9d " \
+                           "(beat 7d with 9d names the card to beat too), or a move's number"
+    assert said("attack") == "attack which card? type attack and the card, like attack 7d, " \
+                             "or a move's number"
 
 
 @pytest.mark.parametrize("args,card", [(["--ai", "hard", "--seed", "3"], None),

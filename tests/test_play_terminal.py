@@ -130,7 +130,7 @@ def test_junk_illegal_take_throw_in_hint_and_quit(tmp_path):
     child.expect_exact(PROMPT)
     for junk, answer in [("junk", "I do not understand"), ("99", "there is no move 99"),
                          ("-1", "there is no move -1"),
-                         ("defend", "defend which card?"), ("", "your move, ")]:
+                         ("defend", "defend with which card?"), ("", "your move, ")]:
         child.sendline(junk)
         child.expect_exact(answer)
         child.expect_exact(PROMPT)
@@ -348,9 +348,16 @@ def test_parser_cards_targets_and_explanations():
     not_held = next(c for c in range(36) if not g.hands[0] >> c & 1 and c not in on_table)
     assert parse_input(f"{'6789TJQKA'[not_held >> 2]}{'SCDH'[not_held & 3]}", obs,
                        codes).message.startswith("you do not hold")
-    # the attack card typed while defending (a QA finding: it said "you do not hold" it)
-    msg = parse_input(f"{'6789TJQKA'[target >> 2]}{'SCDH'[target & 3]}", obs, codes).message
-    assert "is the card to beat" in msg and "take" in msg, msg
+    # the attack card typed while defending, alone or after beat: which card beats it?
+    # (QA findings: it said "you do not hold" it, and "beat" alone advised "beat 7d")
+    word = f"{'6789TJQKA'[target >> 2]}{'SCDH'[target & 3]}"
+    beats = [c for c in codes if 36 <= c < 72]
+    for text in (word, f"beat {word}"):
+        p = parse_input(text, obs, codes)
+        assert (p.kind, p.options) == ("choose", beats), (text, p)
+    assert "beat with which card?" in parse_input("beat", obs, codes).message
+    dangling = parse_input(f"beat {word} with", obs, codes)   # the card after with is missing
+    assert dangling.kind == "error" and "with which card?" in dangling.message
     cannot = [c for c in range(36) if g.hands[0] >> c & 1 and 36 + c not in codes]
     if cannot:
         c = cannot[0]
