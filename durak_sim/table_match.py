@@ -17,7 +17,14 @@ import numpy as np
 from .clustered import cluster_sums, per_deal_squares
 from .errors import NOTHING_FINISHED, Interrupted, UserError
 from .formatting import num, pct_ci, print_whole, secs, wide_console
+from .limits import MAX_SERIES_DEALS
 from .rules import Rules
+
+#: in a series match the rates' clusters are blocks of this many consecutive deals of a
+#: series: its deals depend on one another only through who deals next (R9.1), so blocks
+#: hold that dependence while a few long series still give many clusters (series of the
+#: default ten deals are one block each)
+SERIES_BLOCK = 10
 
 
 @dataclass
@@ -42,9 +49,10 @@ class PlaceCounts:
     team_draws: int = 0
     deals: int = 0
     score: np.ndarray | None = None   # series score per strategy (R9.2): +1 first out, -1 Durak
-    #: the games' clusters (deals; series of a series match): how many, and the per-deal
-    #: sums of squares per strategy (K, 9: ``place_counts.CLUSTER_COLUMNS``) and per seat
-    #: (N, 5: games, lost, first out) of :mod:`durak_sim.clustered`; None: not counted
+    #: the games' clusters (deals; in a series match blocks of ``SERIES_BLOCK`` consecutive
+    #: deals of a series): how many, and the per-cluster sums of squares per strategy (K,
+    #: 11: ``place_counts.CLUSTER_COLUMNS`` and the series score's) and per seat (N, 5:
+    #: games, lost, first out) of :mod:`durak_sim.clustered`; None: not counted
     clusters: int = 0
     clus: np.ndarray | None = None
     seat_clus: np.ndarray | None = None
@@ -64,6 +72,10 @@ class PlaceCounts:
     capped: int = 0
     #: played with teams (E11): every member of the losing team is a Durak
     teams: bool = False
+    #: a series match: how many series, and per strategy the per-series sums ``[m m, s s,
+    #: s m]`` of its seat-games and series score (the series independent: R9.2's unit)
+    series: int = 0
+    series_clus: np.ndarray | None = None
 
     def merge(self, other: "PlaceCounts") -> "PlaceCounts":
         def add(a, b):
@@ -81,7 +93,8 @@ class PlaceCounts:
                            add(self.clus, other.clus), add(self.seat_clus, other.seat_clus),
                            add(self.h2h, other.h2h), self.decks + other.decks,
                            add(self.team_clus, other.team_clus), self.capped + other.capped,
-                           self.teams)
+                           self.teams, self.series + other.series,
+                           add(self.series_clus, other.series_clus))
 
 
 def count_places(batch, names: list) -> PlaceCounts:
@@ -111,13 +124,21 @@ def count_places(batch, names: list) -> PlaceCounts:
     dt = r[:, E.R_DURAK_TEAM]
     lost_p = np.where(dt >= 0, (dt + batch.rots) % 2, -1)
     team_lost = np.bincount(lost_p[lost_p >= 0], minlength=2)
-    # the clusters: a deal's games (every seating), a series' deals
-    di = np.unique(np.asarray(batch.deals), return_inverse=True)[1].ravel()
-    n_d = int(di.max()) + 1 if len(di) else 0
+    # the clusters: a deal's games (every seating); in a series, blocks of consecutive deals
+    series_deal = getattr(batch, "series_deal", None)
+    si = np.unique(np.asarray(batch.deals), return_inverse=True)[1].ravel()
+    n_s = int(si.max()) + 1 if len(si) else 0
+    di, n_d = si, n_s
+    if series_deal is not None:
+        di = np.unique(si * (MAX_SERIES_DEALS // SERIES_BLOCK + 1)
+                       + np.asarray(series_deal) // SERIES_BLOCK, return_inverse=True)[1].ravel()
+        n_d = int(di.max()) + 1 if len(di) else 0
     # a match's seatings of a deal share its cards; each game of a series is a deal of its own
-    decks = n_d if getattr(batch, "series_deal", None) is None else len(batch)
+    decks = n_d if series_deal is None else len(batch)
     score = first.astype(np.int64) - lost.astype(np.int64)       # R9.2, per seat-game
     clus, _ = per_deal_squares(di, n_d, who, k, lost, first, in_draw, places, score)
+    series_clus = None if series_deal is None else \
+        per_deal_squares(si, n_s, who, k, score)[0]
     seat_clus, _ = per_deal_squares(di, n_d, np.broadcast_to(seat, who.shape), n, lost, first)
     team_clus = np.array([cluster_sums(di, lost_p == p, n_d)[:3] for p in (0, 1)])
     return PlaceCounts(
@@ -127,7 +148,8 @@ def count_places(batch, names: list) -> PlaceCounts:
         int((draw & batch.rules.teams).sum()), len(batch),
         by(score), n_d, clus, seat_clus,
         _head_to_head(di, n_d, who, places, k, batch.rules.teams), decks, team_clus,
-        int(capped_rows(r).sum()), bool(batch.rules.teams))
+        int(capped_rows(r).sum()), bool(batch.rules.teams),
+        n_s if series_deal is not None else 0, series_clus)
 
 
 def _head_to_head(di, n_d: int, who, places, k: int, teams: bool) -> np.ndarray:
@@ -251,21 +273,22 @@ def place_table(c: PlaceCounts):
             row[f"place{j + 1}"] = int(c.places[i, j])
         if c.score is not None:
             row["score"] = int(c.score[i])
-            if c.clus is not None and c.clusters:
-                # the mean score a cluster (a series: R9.2), the clusters independent; each
-                # has the same seat-games ``per``, so it is ``per`` times the score a
-                # seat-game. A deal scores a strategy at most +1 (one seat is alone first)
-                # and at least -1 (one Durak), or with teams -1 for each of its seats
-                # (every member of the losing team), whatever seats it holds
-                per = g / c.clusters
-                deals = c.decks / c.clusters
-                q = c.clus[i]
-                var_s = per * per * ratio_variance(c.score[i], g, q[9], q[10], q[0],
-                                                   c.clusters)
-                mean_s = c.score[i] / c.clusters
+            units, q = (c.series, c.series_clus[i]) if c.series_clus is not None else \
+                (c.clusters, None if c.clus is None else c.clus[i][[0, 9, 10]])
+            if q is not None and units:
+                # the mean score a unit (a series: R9.2; outside a series a deal, its
+                # seatings together), the units independent; each has the same seat-games
+                # ``per``, so it is ``per`` times the score a seat-game. A deal scores a
+                # strategy at most +1 (one seat is alone first) and at least -1 (one Durak),
+                # or with teams -1 for each of its seats (every member of the losing team),
+                # whatever seats it holds
+                per = g / units
+                deals = c.decks / units
+                var_s = per * per * ratio_variance(c.score[i], g, q[1], q[2], q[0], units)
+                mean_s = c.score[i] / units
                 least = -per if c.teams else -min(per, deals)
-                lo, hi = bounded_interval(mean_s, var_s, c.clusters, least, min(per, deals),
-                                          clusters=c.clusters)
+                lo, hi = bounded_interval(mean_s, var_s, units, least, min(per, deals),
+                                          clusters=units)
                 row.update({"score_per_series": float(mean_s), "score_per_series_lo": float(lo),
                             "score_per_series_hi": float(hi)})
         rows.append(row)

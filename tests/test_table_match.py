@@ -164,6 +164,38 @@ def test_the_series_score_has_its_mean_a_series_with_an_interval(tmp_path):
     assert keys == ["score", "score_per_deal", "score_per_deal_lo", "score_per_deal_hi"]
 
 
+@pytest.mark.parametrize("series, length", [(1, 60), (2, 30), (6, 10)])
+def test_a_series_rates_take_blocks_of_ten_deals_as_clusters(tmp_path, series, length):
+    """The rates of a series match take blocks of ``SERIES_BLOCK`` consecutive deals of a
+    series as their clusters (a QA finding: one long series counted every deal as
+    independent, two of them gave intervals of one degree of freedom), recomputed here from
+    the records; the series score keeps the series as its unit."""
+    from durak_sim.clustered import ratio_variance, wilson_design
+    from durak_sim.table_match import SERIES_BLOCK
+
+    out = tmp_path / "s.jsonl"
+    s = run_table_match(["easy", "random"], deals=series, seed=6, records=out,
+                        series_deals=length, rules=Rules())
+    blocks: dict = {}
+    for line in out.read_text().splitlines():
+        r = json.loads(line)
+        key = (r["series"]["series"], r["series"]["deal"] // SERIES_BLOCK)
+        seat = r["seats"].index("easy")
+        res = r["result"]
+        first = res["out_order"][:1] == [seat] and res["outcome"] != "draw"
+        m, x = blocks.get(key, (0, 0))
+        blocks[key] = (m + 1, x + first)
+    m, x = (np.array([b[j] for b in blocks.values()], float) for j in (0, 1))
+    assert len(blocks) == series * length // SERIES_BLOCK and m.sum() == series * length
+    var = ratio_variance(x.sum(), m.sum(), (x * x).sum(), (x * m).sum(), (m * m).sum(),
+                         len(blocks))
+    lo, hi = wilson_design(x.sum(), m.sum(), var, units=m.sum(), clusters=len(blocks),
+                           trials=m.sum())
+    row = s.table.set_index("strategy").loc["easy"]
+    assert row.first == x.sum()
+    assert (row.first_lo, row.first_hi) == pytest.approx((float(lo), float(hi)))
+
+
 @pytest.mark.parametrize("command", [
     ["match", "easy", "random", "easy", "--players", "3", "--deals", "50"],
     ["series", "easy", "random", "easy", "--players", "3", "--deals", "4", "--series", "5"],
