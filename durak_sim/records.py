@@ -303,6 +303,13 @@ def validate_record(rec: dict, unfinished: bool = False) -> dict:
     if not isinstance(rec["seats"], list) or not all(isinstance(s, str) for s in rec["seats"]):
         raise RecordError("seats must be a list of strategy names")
     n = len(rec["seats"])
+    try:
+        players = Rules.from_dict(rec["rules"]).players
+    except (ValueError, TypeError):   # (said where the rules are read)
+        players = n
+    if n != players:
+        raise RecordError(f"seats must name {players} strategies, one a seat of the rules' "
+                          f"{players} players, got {n}")
     if not isinstance(rec["hands"], list) or len(rec["hands"]) != n:
         raise RecordError(f"hands must be a list of {n} hands (one per seat)")
     for s, hand in enumerate(rec["hands"]):

@@ -135,6 +135,7 @@ TAMPERS = {
     "bad card": (lambda r: r["stock"].__setitem__(0, "1S"), "unknown card"),
     "bad act": (lambda r: r["actions"][0].update(act="pass"), "unknown act"),
     "bad rules": (lambda r: r["rules"].update(players=3), "rules"),
+    "a seat short": (lambda r: r["seats"].pop(), "seats must name 2 strategies"),
 }
 
 
