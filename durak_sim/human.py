@@ -333,7 +333,8 @@ class PlaySession:
                   + " (yours) against " + ", ".join(map(str, range(1, self.rules.players, 2))))
         s.say(f"trump {s.card(int(obs[O_TRUMP_CARD]))}; {self.who(g.first_attacker)} "
               f"{'attack' if g.first_attacker == 0 else 'attacks'} first"
-              + (" (the seat after the dealer, R9.1)" if sr is not None and sr.dealer is not None
+              + (f" (the seat after the dealer, {self.who(sr.dealer)}: R9.1)"
+                 if sr is not None and sr.dealer is not None
                  else " (nobody holds a trump: seat 0, R2.3)" if not self._trump_held() else
                  " (lowest trump, R2.3)"))
         s.say("type help for the keys")

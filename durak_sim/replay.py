@@ -92,7 +92,8 @@ def render_record(rec: dict) -> str:
     else:
         lines.append("  no stock: the face-up card is the dealer's last card (R2.2)")
     if "dealer" in rec or rec.get("series", {}).get("deal", 0) > 0:
-        why = "the seat after the dealer, R9.1"
+        # (a record names the dealer only when it is not the last seat: game-record.md)
+        why = f"the seat after the dealer, seat {rec.get('dealer', len(seats) - 1)}: R9.1"
     elif any(parse_card(c) & 3 == trump for hand in rec["hands"] for c in hand):
         why = "lowest trump, R2.3"
     else:

@@ -209,7 +209,7 @@ register_strategy("late", decide, plays="all")
 
 
 @pytest.mark.parametrize("args, why", [
-    (["--seed", "11", "--series", "1", "--deal", "2"], "the seat after the dealer, R9.1"),
+    (["--seed", "11", "--series", "1", "--deal", "2"], "the seat after the dealer, seat 2: R9.1"),
     (["--seed", "11", "--series", "1", "--deal", "0"], "lowest trump, R2.3"),
     (["--seed", "2459", "--deal", "0"], "nobody holds a trump: seat 0, R2.3"),
 ])
