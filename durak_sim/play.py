@@ -11,6 +11,7 @@ on (seed, deal index, strategies in their seats): not on threads, chunking or bl
 from __future__ import annotations
 
 import os
+import reprlib
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
@@ -350,13 +351,26 @@ def _is_index(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
-def _deal_array(deals) -> np.ndarray:
+def _deal_array(deals, what: str = "deals") -> np.ndarray:
     """``deals`` as int64, whole numbers only (1.5 is refused, not played as deal 1): numpy
-    checks an array's type at once, elements one by one only in an array of objects."""
+    checks an array's type at once, elements one by one only in an array of objects.
+    ``what``: the argument's name, for the message when it is no iterable of indices.
+
+    >>> _deal_array(1000)
+    Traceback (most recent call last):
+    durak_sim.errors.UserError: deals takes indices, an iterable such as range(1000), not 1000
+    """
+    from collections.abc import Iterable
     from itertools import islice
 
     from .limits import MAX_BATCH_GAMES
 
+    if not isinstance(deals, Iterable) or isinstance(deals, (str, bytes)) or \
+            getattr(deals, "ndim", 1) == 0:
+        example = f"range({int(deals)})" if _is_index(deals) and deals > 0 else "range(1000)"
+        raise UserError(f"{what} takes indices, an iterable such as {example}, not "
+                        f"{reprlib.repr(deals)}")
+    noun = {"deals": "deal indices", "series": "series indices"}.get(what, what)
     sized = isinstance(deals, (range, list, tuple)) or hasattr(deals, "__array__")
     seq = deals if sized else list(islice(deals, MAX_BATCH_GAMES + 1))
     if len(seq) > MAX_BATCH_GAMES:   # (before numpy holds them)
@@ -370,19 +384,20 @@ def _deal_array(deals) -> np.ndarray:
         bad = [x for x in items if not _is_index(x)][:1]
         if bad:
             x = bad[0].item() if isinstance(bad[0], np.generic) else bad[0]
-            raise UserError(f"deal indices must be whole numbers, not {x!r}")
+            raise UserError(f"{noun} must be whole numbers, not {x!r}")
     if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
-        raise UserError("deal indices must be at most 2**63 - 1")
+        raise UserError(f"{noun} must be at most 2**63 - 1")
     try:
         return a.astype(np.int64) if a.dtype.kind != "O" else np.array(a.tolist(), np.int64)
     except OverflowError:
-        raise UserError("deal indices must be at most 2**63 - 1") from None
+        raise UserError(f"{noun} must be at most 2**63 - 1") from None
 
 
-def game_schedule(deals: Iterable[int], players: int, swap: bool) -> tuple[np.ndarray, np.ndarray]:
+def game_schedule(deals: Iterable[int], players: int, swap: bool,
+                  what: str = "deals") -> tuple[np.ndarray, np.ndarray]:
     """(deal per game, rotation per game): with ``swap`` every deal is played once per seat
     rotation, rotations of one deal next to each other."""
-    d = _deal_array(deals)
+    d = _deal_array(deals, what)
     if d.size and d.min() < 0:
         raise UserError("deal indices must be >= 0")
     _check_batch_size(len(d) * (players if swap else 1), False)   # (before the repeat)
@@ -448,9 +463,23 @@ def play_schedule(strategies: Sequence[str | Strategy], seed: int, deals: np.nda
     ``stop``: an ``int64`` array of one element that another thread may set (Ctrl-C,
     :class:`durak_sim.stopping.StopFlag`); the kernel then begins no further game, and the
     batch holds the games played before the first one not played (``len(batch)`` may be
-    less than ``len(deals)``)."""
-    return _play(strategies, seed, deals, rots, None, check_rules(rules), threads, record,
-                 stop)
+    less than ``len(deals)``). ``rots[g]``: the seat rotation of game ``g``, 0 to
+    ``players - 1`` (the line-up's position ``p`` sits in seat ``(p + rots[g]) % players``).
+
+    >>> play_schedule(["easy", "random"], 1, [0, 1], [0])
+    Traceback (most recent call last):
+    durak_sim.errors.UserError: rots must hold one seat rotation a game: 1 for 2 deals
+    """
+    rules = check_rules(rules)
+    deals, _ = game_schedule(deals, rules.players, False)
+    rots = _deal_array(rots, "rots")
+    if len(rots) != len(deals):
+        raise UserError(f"rots must hold one seat rotation a game: {len(rots)} for "
+                        f"{len(deals)} deals")
+    if rots.size and not 0 <= rots.min() <= rots.max() < rules.players:
+        raise UserError(f"rots are seat rotations 0..{rules.players - 1}, got "
+                        f"{int(rots.min() if rots.min() < 0 else rots.max())}")
+    return _play(strategies, seed, deals, rots, None, rules, threads, record, stop)
 
 
 def play_series(strategies: Sequence[str | Strategy], *, seed: int, series: Iterable[int],
@@ -471,7 +500,7 @@ def play_series(strategies: Sequence[str | Strategy], *, seed: int, series: Iter
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or \
             not 1 <= deals <= MAX_SERIES_DEALS:
         raise UserError(f"a series has 1..{MAX_SERIES_DEALS:,} deals, got {deals!r}")
-    ids, _ = game_schedule(series, 1, False)
+    ids, _ = game_schedule(series, 1, False, "series")
     return _play(strategies, seed, ids, np.zeros(len(ids), np.int64), int(deals), rules,
                  threads, record, stop)
 
@@ -492,6 +521,10 @@ def _check_batch_size(games: int, record: bool, got: str | None = None) -> None:
 def _play(strategies, seed, deals, rots, n_series_deals, rules, threads, record, stop):
     import time
 
+    if stop is not None and not (isinstance(stop, np.ndarray) and stop.dtype == np.int64
+                                 and stop.shape == (1,)):
+        raise UserError("stop must be None or an int64 numpy array of one element (a "
+                        "StopFlag's kernel_flag: durak_sim.stopping)")
     _check_batch_size(len(deals) * (1 if n_series_deals is None else n_series_deals), record)
     # (the decide each plays at this table: hard's classic one in the default game)
     strats = [s.for_rules(rules) for s in resolve_strategies(strategies)]

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from .cards import RANK_DISPLAY, SUIT_SYMBOLS, parse_card
+from .errors import UserError, option
 from .play import game_schedule, play_games, play_series
 from .rules import Rules
 
@@ -18,7 +19,12 @@ def replay_deal(seed: int, deal: int, seats: list[str], rules: Rules = Rules(),
     ``series``: deal ``deal`` of that series (its dealer follows from the deals before it,
     R9.1), as in ``durak-sim series`` records."""
     if series is not None:
+        from .limits import MAX_SERIES_DEALS
+
         game_schedule([deal], 1, False)   # a whole number (deal + 1 is the series' length)
+        if deal >= MAX_SERIES_DEALS:
+            raise UserError(f"a series has at most {MAX_SERIES_DEALS:,} deals: "
+                            f"{option('--deal', 'deal')} must be below it, got {deal}")
         batch = play_series(seats, seed=seed, series=[series], deals=deal + 1, rules=rules,
                             threads=1, record=True)
         return list(batch.records())[-1]

@@ -60,6 +60,7 @@ TABLE_FILES = {"ratings": "ratings.csv", "crosstable": "crosstable.csv",
                "first_attacker": "first_attacker.csv", "seat": "seat.csv",
                "game_length": "game_length.csv"}
 BOOTSTRAP = 1000   # Bradley-Terry bootstrap resamples
+MAX_BOOT = 100_000   # (each resample holds the pairings' counts: a few MB in all)
 FLOAT_FORMAT = "%.10g"
 
 
@@ -80,6 +81,7 @@ class Report:
     chunks_total: int
     notes: list
     chunks_partial: int = 0
+    n_boot: int = BOOTSTRAP
     seconds: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -375,7 +377,7 @@ def _document(rep: Report, plots: dict) -> tuple[_Doc, str]:
           f"strategies alone, one of which won all n games, are then 400·log10(2n + 1) "
           f"apart); "
           f"95% percentile bootstrap intervals from "
-          f"{BOOTSTRAP} resamples of whole deal pairs within each pairing (a pairing won "
+          f"{rep.n_boot} resamples of whole deal pairs within each pairing (a pairing won "
           f"outright drawn with that virtual game among its counts; seed {cfg.seed}). Every "
           f"table below lists the strategies in the order of these ratings.")
     r = t["ratings"]
@@ -489,10 +491,21 @@ def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP,
     to disk: after a crash, ``durak-sim report DIR`` makes them again).
 
     Works on an unfinished tournament too (the report then says so). ``known``: counts of
-    stored chunks by ``(file, sha256)``, see :func:`load_counts`. A tournament at more than
-    two players: :func:`durak_sim.place_report.build_place_report`."""
+    stored chunks by ``(file, sha256)``, see :func:`load_counts`. ``n_boot``: the
+    Bradley-Terry ratings' bootstrap resamples, 1 to ``MAX_BOOT``. A tournament at more than
+    two players: :func:`durak_sim.place_report.build_place_report` (its resamples are
+    fixed, ``place_counts.BOOTSTRAP``).
+
+    >>> build_report("x", n_boot=0)
+    Traceback (most recent call last):
+    durak_sim.errors.UserError: n_boot must be a whole number of resamples in 1..100000, got 0
+    """
     from .plots import render_all
 
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or \
+            not 1 <= n_boot <= MAX_BOOT:
+        raise UserError(f"n_boot must be a whole number of resamples in 1..{MAX_BOOT}, got "
+                        f"{n_boot!r}")
     out = Path(out_dir)
     if not out.is_dir():
         raise UserError(f"no tournament folder {out}")
@@ -513,7 +526,8 @@ def build_report(out_dir: str | Path, n_boot: int = BOOTSTRAP,
     rep = Report(out=out, config=config, manifest=manifest, tables=tables,
                  games=int(counts.games.sum()), chunks_done=len(manifest.chunks),
                  chunks_total=len(config.pairings()) * len(config.chunk_ranges()),
-                 notes=notes, seconds=lap.seconds, chunks_partial=len(manifest.partials))
+                 notes=notes, seconds=lap.seconds, chunks_partial=len(manifest.partials),
+                 n_boot=int(n_boot))
     return write_report(rep, TABLE_FILES, lap,
                         lambda: render_all(tables, counts, table_order(tables),
                                            out / PLOTS_DIR), _document)

@@ -126,6 +126,8 @@ class Rules:
             value = getattr(self, opt)
             fixed = spec["fixed"]
             if opt in fixed:
+                if value is not None and opt != "throw_in" and not isinstance(value, bool):
+                    raise RulesError(f"{opt} must be true or false, got {value!r}")
                 if value is not None and value != fixed[opt]:
                     raise RulesError(_contradiction(name, opt, value))
                 value = fixed[opt]
@@ -148,7 +150,9 @@ class Rules:
         set_(self, "players", players)
         want = spec.get("hand_size", 6)
         hand = want if self.hand_size is None else self.hand_size
-        if hand != want or isinstance(hand, bool):
+        if type(hand) is not int:   # (not 6.0, True or numpy's 6: records hold a plain int)
+            raise RulesError(f"hand_size must be an int, got {hand!r}")
+        if hand != want:
             raise RulesError(f"{name} deals {want} cards a hand (R2.1{', R8.3' if want == 5 else ''}), "
                              f"not {hand!r}")
         set_(self, "hand_size", hand)

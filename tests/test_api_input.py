@@ -8,9 +8,10 @@ import pytest
 from durak_sim.errors import UserError
 from durak_sim.files import WriteError
 from durak_sim.match import run_match
-from durak_sim.play import play_games, play_series
+from durak_sim.play import play_games, play_schedule, play_series
 from durak_sim.registry import StrategyError, get_strategy, register_strategy
 from durak_sim.replay import replay_deal
+from durak_sim.report import build_report
 from durak_sim.rules import Rules, RulesError
 from durak_sim.solve import solve_many
 from durak_sim.tournament import run_tournament
@@ -158,3 +159,33 @@ def test_forfeit_is_for_fields_with_an_engine(tmp_path):
         run_tournament(["random", "easy"], deals=2, forfeit=True, out=tmp_path / "t",
                        progress=False)
     assert not (tmp_path / "t").exists()
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: play_schedule(["easy", "random"], 1, [0, 1], [0]),
+     "rots must hold one seat rotation a game"),
+    (lambda: play_schedule(["easy", "random"], 1, [-5], [0]), "deal indices must be >= 0"),
+    (lambda: play_schedule(["easy", "random"], 1, [0, 1], [5, 7]),
+     "rots are seat rotations 0..1, got 7"),
+    (lambda: play_schedule(["easy", "random"], 1, [0], [0.5]),
+     "rots must be whole numbers, not 0.5"),
+    (lambda: play_games(["easy", "random"], seed=1, deals=range(2), stop=0),
+     "stop must be None or an int64 numpy array of one element"),
+    (lambda: play_games(["easy", "random"], seed=1, deals=1000),
+     "deals takes indices, an iterable such as range(1000), not 1000"),
+    (lambda: play_series(["easy", "random"], seed=1, series=3, deals=3),
+     "series takes indices, an iterable such as range(3)"),
+    (lambda: replay_deal(1, 10**6, ["easy", "random"], series=0),
+     "a series has at most 10,000 deals: deal must be below it, got 1000000"),
+    (lambda: Rules(hand_size=6.0), "hand_size must be an int, got 6.0"),
+    (lambda: Rules(variant="perevodnoy", transfer="yes"), "transfer must be true or false"),
+    (lambda: build_report(".", n_boot=0),
+     "n_boot must be a whole number of resamples in 1..100000, got 0"),
+])
+def test_arguments_the_kernel_would_misread_are_refused_at_the_call(call, words):
+    """QA findings: rotations past the line-up, a count for the indices, a stop flag of
+    another shape, a float hand size and a bootstrap of no resamples reached the kernel, a
+    pandas frame or a report whose intervals were empty."""
+    with pytest.raises((UserError, RulesError)) as err:
+        call()
+    assert words in str(err.value) and "\n" not in str(err.value), str(err.value)
