@@ -339,6 +339,19 @@ def _validate(p: Position) -> None:
         raise UserError(f"position: attacker must be 0 or 1, not {p.attacker!r}")
     if not isinstance(p.taking, bool):
         raise UserError(f"position: taking must be a bool, not {p.taking!r}")
+    if p.rules is not None and not isinstance(p.rules, Rules):
+        raise UserError(f"position: rules must be a Rules or None, not {p.rules!r}")
+    if not isinstance(p.lead, bool):
+        raise UserError(f"position: lead must be a bool, not {p.lead!r}")
+    players = 2 if p.rules is None else p.rules.players
+    if not (isinstance(p.seats, tuple) and len(p.seats) == 2 and len(set(p.seats)) == 2
+            and all(type(s) is int and 0 <= s < players for s in p.seats)):
+        raise UserError(f"position: seats must be two different seats 0..{players - 1}, not "
+                        f"{p.seats!r}")
+    if not (isinstance(p.out, tuple) and len(set(p.out)) == len(p.out)
+            and all(type(s) is int and 0 <= s < players and s not in p.seats for s in p.out)):
+        raise UserError(f"position: out must be seats 0..{players - 1} that went out (not "
+                        f"{p.seats[0]} or {p.seats[1]}), not {p.out!r}")
     seen = _Seen()
     for seat, h in enumerate(p.hands):
         for c in mask_cards(h):

@@ -9,6 +9,7 @@ from durak_sim.errors import UserError
 from durak_sim.files import WriteError
 from durak_sim.match import run_match
 from durak_sim.play import play_games, play_schedule, play_series
+from durak_sim.position import Position
 from durak_sim.registry import StrategyError, get_strategy, register_strategy
 from durak_sim.replay import replay_deal
 from durak_sim.report import build_report
@@ -179,6 +180,8 @@ def test_forfeit_is_for_fields_with_an_engine(tmp_path):
      "a series has at most 10,000 deals: deal must be below it, got 1000000"),
     (lambda: Rules(hand_size=6.0), "hand_size must be an int, got 6.0"),
     (lambda: Rules(variant="perevodnoy", transfer="yes"), "transfer must be true or false"),
+    (lambda: Position(0, (1, 2), rules="podkidnoy"), "rules must be a Rules or None"),
+    (lambda: Position(0, (1, 2), seats=(0, 9)), "seats must be two different seats 0..1"),
     (lambda: build_report(".", n_boot=0),
      "n_boot must be a whole number of resamples in 1..100000, got 0"),
 ])
