@@ -271,7 +271,8 @@ class GameBatch:
         (``seed, deal, swap, seat0, seat1, outcome, durak, first_attacker, bouts,
         cards_left``); at three to six, ``rotation`` (the line-up turned by so many seats)
         for ``swap``, ``seat0`` .. and ``place0`` .. (1 first out) per seat, and
-        ``durak_team`` (-1 on a draw or without teams) after ``durak``.
+        ``durak_team`` (-1 on a draw or without teams) after ``durak``. A batch of series
+        has ``series_deal`` after ``deal`` (which is then the series).
 
         >>> from durak_sim.rules import Rules
         >>> b = play_games(["random", "easy", "random"], seed=1, deals=[0], rules=Rules(players=3))
@@ -289,8 +290,10 @@ class GameBatch:
         n = len(names)
         rot = self.rots
         cols = {"seed": np.full(len(self), self.seed, np.int64),
-                "deal": self.deals.astype(np.int64),
-                "swap" if n == 2 else "rotation": rot.astype(np.int64)}
+                "deal": self.deals.astype(np.int64)}
+        if self.series_deal is not None:   # a batch of series: ``deal`` is the series
+            cols["series_deal"] = self.series_deal.astype(np.int64)
+        cols["swap" if n == 2 else "rotation"] = rot.astype(np.int64)
         for s in range(n):
             cols[f"seat{s}"] = names[(s + rot) % n]
         if n > 2:

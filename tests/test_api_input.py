@@ -192,3 +192,11 @@ def test_arguments_the_kernel_would_misread_are_refused_at_the_call(call, words)
     with pytest.raises((UserError, RulesError)) as err:
         call()
     assert words in str(err.value) and "\n" not in str(err.value), str(err.value)
+
+
+def test_a_series_batch_frame_tells_its_deals_apart():
+    """A QA finding: every row of a series read "deal 7" (the series), the deal in the
+    series was not in the frame."""
+    f = play_series(["easy", "random"], seed=1, series=[7], deals=3).frame()
+    assert f["deal"].tolist() == [7, 7, 7] and f["series_deal"].tolist() == [0, 1, 2]
+    assert "series_deal" not in play_games(["easy", "random"], seed=1, deals=[7]).frame()
