@@ -132,6 +132,12 @@ def bradley_terry(games, n_boot: int = 1000, seed: int = 0,
     >>> round(gap, 2) == round(elo_from_score(2.5 / 4), 2)
     True
     """
+    from .errors import UserError
+    from .intervals import conf_z
+
+    conf_z(conf)
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
+        raise UserError(f"n_boot must be a whole number of resamples >= 0, got {n_boot!r}")
     c = as_counts(games, None, PAIR_COLUMNS)
     names = c.names
     pa, pb, tri_all, pent, tri_paired = _pairing_counts(c)

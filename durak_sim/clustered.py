@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .intervals import wilson_interval
+from .intervals import conf_z, wilson_interval
 
 
 def cluster_sums(deal: np.ndarray, x: np.ndarray, n_deals: int) -> np.ndarray:
@@ -152,9 +152,7 @@ def bounded_interval(mean, var, n, low: float, high: float, conf: float = 0.95,
 
 def normal_interval(mean, var, conf: float = 0.95):
     """``mean -+ z sqrt(var)`` (NaN where ``var`` is NaN). Vectorised."""
-    import scipy.special
-
-    z = scipy.special.ndtri(0.5 + 0.5 * conf)
+    z = conf_z(conf)
     half = z * np.sqrt(np.asarray(var, float))
     return np.asarray(mean, float) - half, np.asarray(mean, float) + half
 

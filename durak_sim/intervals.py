@@ -12,6 +12,24 @@ def _scalar_or_array(x):
     return float(x) if x.ndim == 0 else x
 
 
+def conf_z(conf) -> float:
+    """The normal quantile ``z`` of a two-sided level ``conf``, which must lie strictly
+    between 0 and 1 (``UserError`` otherwise: a level of 2 gave intervals of NaN).
+
+    >>> round(conf_z(0.95), 4)
+    1.96
+    >>> conf_z(2)
+    Traceback (most recent call last):
+    durak_sim.errors.UserError: conf is a confidence level strictly between 0 and 1, got 2
+    """
+    from .errors import UserError
+
+    if isinstance(conf, bool) or not isinstance(conf, (int, float, np.integer, np.floating)) \
+            or not 0 < conf < 1:
+        raise UserError(f"conf is a confidence level strictly between 0 and 1, got {conf!r}")
+    return float(scipy.special.ndtri(0.5 + 0.5 * conf))
+
+
 def wilson_interval(k, n, conf: float = 0.95):
     """Wilson score interval for a binomial proportion ``k / n`` (Wilson 1927, JASA 22:209).
 
@@ -30,7 +48,7 @@ def wilson_interval(k, n, conf: float = 0.95):
     """
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
-    z = scipy.special.ndtri(0.5 + 0.5 * conf)
+    z = conf_z(conf)
     with np.errstate(divide="ignore", invalid="ignore"):
         p = k / n
         denom = 2.0 * (n + z * z)

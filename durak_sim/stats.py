@@ -55,7 +55,7 @@ from .counts import (GAME_COLUMNS, GAME_SCORES, PAIR_COLUMNS, PAIR_SCORES,  # no
                      count_games, game_counts, length_row, merge_counts)
 from .clustered import ratio_variance, wilson_design
 from .elo import ELO_PER_NAT, NELO_PER_T, elo_from_score, score_from_elo  # noqa: F401
-from .intervals import _scalar_or_array, wilson_interval  # noqa: F401 - public here too
+from .intervals import _scalar_or_array, conf_z, wilson_interval  # noqa: F401 - public here too
 
 ALL = "*"   # the a/b label of the row summing over every pairing
 
@@ -244,7 +244,7 @@ def running_score_interval(total, squares, pairs, conf: float = 0.95):
     total = np.where(swept, total + 0.25, total)       # half a pair scored 1/2
     squares = np.where(swept, squares + 0.125, squares)
     n = np.where(swept, pairs + 0.5, pairs)
-    z = scipy.special.ndtri(0.5 + 0.5 * conf)
+    z = conf_z(conf)
     with np.errstate(divide="ignore", invalid="ignore"):
         s = total / n
         var = np.maximum(squares / n - s * s, 0.0)
@@ -299,7 +299,7 @@ def pair_score_stats(pent, conf: float = 0.95) -> dict[str, np.ndarray]:
         pent = pent.copy()
         pent[swept, 2] += 0.5                  # one virtual drawn game
     n = pent.sum(axis=1)                       # = pairs where nothing was added
-    z = scipy.special.ndtri(0.5 + 0.5 * conf)
+    z = conf_z(conf)
     limit = np.where(pairs > 0, elo_limit(pairs), np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         s = pent @ PAIR_SCORES / n

@@ -15,6 +15,7 @@ from durak_sim.replay import replay_deal
 from durak_sim.report import build_report
 from durak_sim.rules import Rules, RulesError
 from durak_sim.solve import solve_many
+from durak_sim.stats import wilson_interval
 from durak_sim.tournament import run_tournament
 
 
@@ -182,6 +183,8 @@ def test_forfeit_is_for_fields_with_an_engine(tmp_path):
     (lambda: Rules(variant="perevodnoy", transfer="yes"), "transfer must be true or false"),
     (lambda: Position(0, (1, 2), rules="podkidnoy"), "rules must be a Rules or None"),
     (lambda: Position(0, (1, 2), seats=(0, 9)), "seats must be two different seats 0..1"),
+    (lambda: wilson_interval(3, 10, conf=2),
+     "conf is a confidence level strictly between 0 and 1, got 2"),
     (lambda: build_report(".", n_boot=0),
      "n_boot must be a whole number of resamples in 1..100000, got 0"),
 ])
