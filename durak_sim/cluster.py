@@ -539,7 +539,7 @@ class Cluster:
 
     def _silence(self, what: str) -> str:
         return (f"the dask scheduler at {self.address} {what} for {self.worker_wait:g} s "
-                f"(--worker-wait)")
+                f"({option('--worker-wait', 'worker_wait')})")
 
     def close(self) -> None:
         try:

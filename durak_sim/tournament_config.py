@@ -291,8 +291,8 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
     if chunk_deals is not None and (
             isinstance(chunk_deals, bool) or not isinstance(chunk_deals, (int, np.integer))
             or not 1 <= chunk_deals <= MAX_CHUNK_DEALS):
-        raise UserError(f"chunk size must be an integer in 1..{MAX_CHUNK_DEALS:,}, got "
-                        f"{chunk_deals!r}")
+        raise UserError(f"{option('--chunk', 'chunk_deals')} must be an integer in "
+                        f"1..{MAX_CHUNK_DEALS:,}, got {chunk_deals!r}")
     seed = check_seed(seed)
     rules = check_rules(rules)
     players = rules.players

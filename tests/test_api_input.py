@@ -99,6 +99,7 @@ def test_messages_name_the_keyword_arguments_from_python(tmp_path):
         (dict(resume=True), r"^resume=True needs out, the folder"),
         (dict(resume=True, out=tmp_path / "none"), r"start it again without resume=True$"),
         (dict(deals=10**9, chunk_deals=1), r"use chunk_deals=50000 or more$"),
+        (dict(chunk_deals=0), r"^chunk_deals must be an integer in 1\.\.2,000,000, got 0$"),
         (dict(rules=Rules(players=3)), r"e\.g\. strategies=\['random', 'easy', 'random'\] "
                                        r"\(or, for two-player pairings, "
                                        r"rules=Rules\(players=2\)\)"),
