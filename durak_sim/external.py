@@ -362,8 +362,8 @@ class EngineProcess:
             pass
 
     def fail(self, kind: str, detail: str):
-        """Kill the process and raise :class:`EngineFailure` (its stderr's last line
-        quoted when the engine died)."""
+        """Kill the process and raise :class:`EngineFailure`, its stderr's last line quoted
+        (docs/engine-protocol.md; read to the end when the engine died by itself)."""
         proc = self.proc
         if kind in ("crashed", "closed") and proc is not None:
             try:
@@ -376,7 +376,7 @@ class EngineProcess:
         quoted = kind in ("crashed", "closed", "garbage", "refused")
         self._kill()
         tail = self._close_err(QUIT_GRACE if quoted else 0.0)
-        if tail and quoted:
+        if tail:
             detail += f"; its stderr ends: {short(tail)}"
         raise EngineFailure(self.spec, self.seat, kind, detail)
 

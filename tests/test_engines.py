@@ -65,6 +65,10 @@ BAD = textwrap.dedent("""\
                 sys.exit(3)
             if mode == "hang":
                 time.sleep(1000)
+            if mode == "hangloud":   # says why on stderr, then hangs
+                sys.stderr.write("thinking hard\\n")
+                sys.stderr.flush()
+                time.sleep(1000)
             if mode == "garbage":
                 print("hello world", flush=True)
             if mode == "illegal":
@@ -247,6 +251,8 @@ def test_protocol_messages(tmp_path):
     ("crash", ["exited without answering decide", "exit code 1", "ZeroDivisionError"]),
     ("orphan", ["exited without answering decide", "exit code 3"]),
     ("hang", ["timed out: no answer to decide within 1 s"]),
+    ("hangloud", ["timed out: no answer to decide within 1 s; its stderr ends: "
+                  "'thinking hard' at seed"]),
     ("garbage", ["printed garbage: 'hello world'"]),
     ("illegal", ["played an illegal action", "(legal: "]),
     ("silent", ["closed its output without answering decide"]),
@@ -286,7 +292,7 @@ def test_a_failing_engine_is_one_line_and_killed_or_forfeited(tmp_path, mode, wo
         external.close_all()
     assert len(result.forfeits) == 4 and {f.seat for f in result.forfeits} == {0, 1}
     assert {f.kind for f in result.forfeits} == {{"crash": "crashed", "orphan": "crashed",
-                                                  "hang": "timeout",
+                                                  "hang": "timeout", "hangloud": "timeout",
                                                   "silent": "closed", "twice": "garbage",
                                                   "bigint": "garbage", "nested": "garbage",
                                                   "longline": "garbage"}
