@@ -3,7 +3,7 @@ cap bites.
 
     python benchmarks/bench_hard_endgame.py [--deals 10000] [--opponent normal] [--seed 11]
                                             [--jobs 2] [--verify-cap 20000000]
-                                            [--retry-cap 0] [--retry-log2 22]
+                                            [--tt-log2 20] [--retry-cap 0] [--retry-log2 22]
                                             [--rules NAME] [--players N] [--lead-multiple]
                                             [--rotate]
                                             [--dump-capped FILE] [--dump-decisions FILE]

@@ -25,9 +25,12 @@ same thread count:
 With ``--fresh`` each run is instead two new processes, as a user meets them: ``bare_s`` a
 Python process that imports the kernel, loads it and plays the deal pairs as above, against
 ``tournament_s`` the command ``durak-sim tournament random easy --deals PAIRS`` (imports,
-cache load, play, storage, report, its printed summary); ``ratio`` is theirs.
+cache load, play, storage, report, its printed summary); ``ratio`` is theirs (with more
+than one run, a last line ``tournament-fresh-summary`` gives its median and range). Each
+process's own cache load is inside its time, as a user meets it.
 
-Compile (or cache load) happens in a warm-up before both and is reported apart. The bare
+Compile (or cache load) happens in a warm-up before both and is reported apart
+(``compile_s``, in either mode). The bare
 run goes first, so the tournament's first run also pays the imports it needs (pandas,
 pyarrow, scipy, matplotlib): that is part of its overhead. The machine's other load makes
 single runs noisy: use ``--repeat`` (every other run plays the tournament first); with more
@@ -137,11 +140,14 @@ def main(argv=None):
     for run in range(args.repeat):
         if args.fresh:
             f = fresh(args.pairs, args.seed, threads, chunk)
-            print(json_line({"bench": "tournament-fresh", "run": run, "pairing": "random,easy",
-                              "pairs": args.pairs, "threads": threads, "chunk": chunk,
-                              **{k: round(v, 4) for k, v in f.items()},
-                              "ratio": round(f["tournament_s"] / f["bare_s"], 4),
-                              "cpus": cpu_count(), "durak_sim": __version__}), flush=True)
+            line = {"bench": "tournament-fresh", "run": run, "pairing": "random,easy",
+                    "pairs": args.pairs, "threads": threads, "chunk": chunk,
+                    **{k: round(v, 4) for k, v in f.items()},
+                    "ratio": round(f["tournament_s"] / f["bare_s"], 4),
+                    "compile_s": round(compile_s, 4), "cpus": cpu_count(),
+                    "durak_sim": __version__}
+            print(json_line(line), flush=True)
+            lines.append(line)
             continue
         if run % 2 == 0:
             bare = bare_kernel(args.pairs, args.seed, threads, chunk)
@@ -164,7 +170,19 @@ def main(argv=None):
         print(json_line(line), flush=True)
         lines.append(line)
     if len(lines) > 1:
-        print(json_line(summary(lines)), flush=True)
+        print(json_line(fresh_summary(lines) if args.fresh else summary(lines)), flush=True)
+
+
+def fresh_summary(lines: list) -> dict:
+    """The ``--fresh`` runs' median ratio and its range.
+
+    >>> fresh_summary([{"ratio": r, "pairs": 4} for r in (2.5, 2.7, 2.6)])["ratio_median"]
+    2.6
+    """
+    ratios = [ln["ratio"] for ln in lines]
+    return {"bench": "tournament-fresh-summary", "runs": len(lines), "pairs": lines[0]["pairs"],
+            "ratio_median": round(float(np.median(ratios)), 4),
+            "ratio_range": [min(ratios), max(ratios)]}
 
 
 def summary(lines: list) -> dict:

@@ -209,6 +209,14 @@ def test_solver_profile_runs_under_perf(tmp_path):
     assert (tmp_path / "p" / "functions.txt").exists()
 
 
+def test_engine_benchmark_prints_a_json_line_with_the_compile_apart():
+    out = subprocess.run([sys.executable, str(BENCH / "bench_engine.py"), "--deals", "4",
+                          "--repeat", "1"], capture_output=True, text=True, check=True).stdout
+    (line,) = [json.loads(x) for x in out.splitlines()]
+    assert line["bench"] == "engine" and line["games"] == 8 and line["same_records"]
+    assert line["decisions"] > 0 and line["engine_s"] > 0 and line["compile_s"] >= 0
+
+
 @pytest.mark.slow   # compiles normal's line-ups at two more tables
 def test_normal_tables_benchmark_prints_a_line_per_table():
     out = subprocess.run([sys.executable, str(BENCH / "bench_normal_tables.py"), "--deals", "40",
@@ -220,6 +228,7 @@ def test_normal_tables_benchmark_prints_a_line_per_table():
         assert x["deals"] == 40 and 0 <= x["capped"] <= 40
         assert 1 <= x["normal"]["place"] <= x["rules"]["players"]
         assert 0 <= x["other"]["durak"] <= 1 and x["normal"]["place_ci95"] >= 0
+        assert x["seconds"] >= 0 and x["compile_s"] >= 0
 
 
 @pytest.mark.parametrize("players, levels", [(2, "random,easy"), (4, "random,easy,easy,easy")])

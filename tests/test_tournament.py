@@ -475,11 +475,15 @@ def test_tournament_benchmark_prints_a_json_line():
 
 def test_tournament_benchmark_fresh_runs_new_processes():
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_tournament.py"),
-                          "--pairs", "300", "--threads", "1", "--fresh"], capture_output=True,
-                         text=True, check=True).stdout
-    line = json.loads(out.strip().splitlines()[-1])
-    assert line["bench"] == "tournament-fresh" and line["pairs"] == 300
-    assert line["bare_s"] > 0 and line["tournament_s"] > 0 and line["ratio"] > 0
+                          "--pairs", "300", "--threads", "1", "--fresh", "--repeat", "2"],
+                         capture_output=True, text=True, check=True).stdout
+    *runs, last = [json.loads(x) for x in out.strip().splitlines()]
+    assert [x["bench"] for x in runs] == ["tournament-fresh"] * 2
+    for line in runs:
+        assert line["pairs"] == 300 and line["compile_s"] >= 0
+        assert line["bare_s"] > 0 and line["tournament_s"] > 0 and line["ratio"] > 0
+    assert last["bench"] == "tournament-fresh-summary" and last["runs"] == 2
+    assert min(x["ratio"] for x in runs) <= last["ratio_median"] <= max(x["ratio"] for x in runs)
 
 
 def test_resume_of_a_file_and_a_name_too_long_are_one_line_each(tmp_path):
