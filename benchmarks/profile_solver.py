@@ -111,7 +111,16 @@ def main(argv=None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     cache = tempfile.mkdtemp(prefix="durak-sim-profile-cache-")
     os.environ["NUMBA_CACHE_DIR"] = cache   # before numba is imported: a fresh compile
+    perf_map = Path(f"/tmp/perf-{os.getpid()}.map")   # where perf looks for JIT symbols
+    try:
+        _profile(args, out, perf_map)
+    finally:   # a failed or interrupted run leaves neither the cache nor the map behind
+        shutil.rmtree(cache, ignore_errors=True)
+        perf_map.unlink(missing_ok=True)
 
+
+def _profile(args, out: Path, perf_map: Path) -> None:
+    """Compile, record under perf and write the profile (the body of :func:`main`)."""
     t = time.perf_counter()
     import numpy as np
 
@@ -136,7 +145,6 @@ def main(argv=None) -> None:
     compile_s = time.perf_counter() - t   # imports, the log, and compiling (hard's import)
     (out / "objects").mkdir(exist_ok=True)
     syms = _symbols(_compiled_libraries(solver), out / "objects")
-    perf_map = Path(f"/tmp/perf-{os.getpid()}.map")   # where perf looks for JIT symbols
     with open(perf_map, "w", encoding="utf-8") as m:
         for addr, size, _, name, _ in syms:
             m.write(f"{addr:x} {size:x} {_short(name)}\n")
@@ -144,21 +152,21 @@ def main(argv=None) -> None:
     rec = subprocess.Popen(["perf", "record", "-F", str(args.frequency), "-p", str(os.getpid()),
                             "-o", str(data)], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
-    time.sleep(1.0)   # perf attaches
-    stamps = {}
-    t = time.perf_counter()
-    for rep in range(args.repeat):
-        for game, position_args in calls:
-            stamp = stamps.setdefault((rep, game), len(stamps) + 2)
-            solver.solve_root(*position_args, tt, i64(stamp), cap, i64(1), res, stats)
-    seconds = time.perf_counter() - t
-    rec.send_signal(signal.SIGINT)
-    rec.wait()
-    shutil.rmtree(cache, ignore_errors=True)
+    try:
+        time.sleep(1.0)   # perf attaches
+        stamps = {}
+        t = time.perf_counter()
+        for rep in range(args.repeat):
+            for game, position_args in calls:
+                stamp = stamps.setdefault((rep, game), len(stamps) + 2)
+                solver.solve_root(*position_args, tt, i64(stamp), cap, i64(1), res, stats)
+        seconds = time.perf_counter() - t
+    finally:   # perf stops with this run, however it ends
+        rec.send_signal(signal.SIGINT)
+        rec.wait()
 
     ips = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"], capture_output=True,
                          text=True, check=True).stdout.split()
-    perf_map.unlink(missing_ok=True)
     ips = [int(x, 16) for x in ips]
     total = max(1, len(ips))
     starts = [s[0] for s in syms]
