@@ -310,6 +310,13 @@ def validate_record(rec: dict, unfinished: bool = False) -> dict:
     if n != players:
         raise RecordError(f"seats must name {players} strategies, one a seat of the rules' "
                           f"{players} players, got {n}")
+    if "dealer" in rec and not (_is_int(rec["dealer"]) and 0 <= rec["dealer"] < n):
+        raise RecordError(f"dealer must be a seat 0..{n - 1}")
+    ser = rec.get("series", {"series": 0, "deal": 0})
+    if not (isinstance(ser, dict) and all(_is_int(ser.get(k)) and 0 <= ser[k] <= MAX_SEED
+                                          for k in ("series", "deal"))):
+        raise RecordError(f"series must be {{\"series\": j, \"deal\": k}} with whole numbers "
+                          f"0..{MAX_SEED}, got {_shown(ser)} (E13)")
     if not isinstance(rec["hands"], list) or len(rec["hands"]) != n:
         raise RecordError(f"hands must be a list of {n} hands (one per seat)")
     for s, hand in enumerate(rec["hands"]):
@@ -371,9 +378,6 @@ def validate_record(rec: dict, unfinished: bool = False) -> dict:
     if "places" in res and (not isinstance(res["places"], list) or len(res["places"]) != n
                             or not all(_is_int(p) and 1 <= p <= n for p in res["places"])):
         raise RecordError(f"result places must be a list of {n} places 1..{n}")
-    for key in ("dealer",):
-        if key in rec and not (_is_int(rec[key]) and 0 <= rec[key] < n):
-            raise RecordError(f"{key} must be a seat 0..{n - 1}")
     if not isinstance(res["out_order"], list) or not all(_is_int(s) for s in res["out_order"]):
         raise RecordError("result out_order must be a list of seats")
     if not _is_int(res["bouts"]) or res["bouts"] < 0:

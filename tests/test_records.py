@@ -203,6 +203,22 @@ def test_seed_and_deal_are_in_the_seed_contract_s_range(record, key, value):
     assert validate_record(dict(record, **{key: seeding.MAX_SEED}))
 
 
+@pytest.mark.parametrize("series", [{"series": 0}, {"series": 0, "deal": "x"},
+                                    {"series": 0, "deal": 1.5}, None, [0, 1], 5,
+                                    {"series": "a", "deal": 0}, {"series": 0, "deal": True},
+                                    {"series": 0, "deal": -1}, {"series": 0, "deal": 2 ** 70}])
+def test_a_series_field_of_another_shape_is_refused_in_one_line(record, series):
+    """``series`` is ``{"series": j, "deal": k}`` (docs/game-record.md): anything else is one
+    line, before the deal is made again from it (it gave Python's errors)."""
+    rec = dict(record, series=series)
+    with pytest.raises(RecordError, match=r'^series must be \{"series": j, "deal": k\}'):
+        validate_record(rec)
+    from durak_sim.replay import render_record
+
+    with pytest.raises(RecordError, match="^series must be"):
+        render_record(dict(rec, result=None, unfinished=True))
+
+
 def _unfinished(record, n=10):
     return dict(record, actions=record["actions"][:n], result=None, unfinished=True)
 
