@@ -141,6 +141,7 @@ class TournamentConfig:
             raise UserError(f"a tournament of {self.deals:,} deals grows to more deals, at "
                             f"most {MAX_DEALS:,}; got {deals!r}")
         config = replace(self, deals=int(deals), grown_from=(*self.grown_from, self.deals))
+        config.check_games(f"growing to {deals:,} deals")
         chunks = len(config.chunk_ranges()) * len(config.lineups())
         if chunks > MAX_CHUNKS:
             raise UserError(f"growing to {deals:,} deals makes {chunks:,} chunks, more than "
@@ -150,6 +151,17 @@ class TournamentConfig:
     @property
     def games(self) -> int:
         return self.deals * sum(len(self.seatings(k)) for k in self.lineups())
+
+    def check_games(self, what: str) -> None:
+        """A two-player tournament of more than ``MAX_PAIRED_GAMES`` games: one line (its
+        report holds every pairing's per-deal counts in memory, ``durak_sim.limits``)."""
+        from .limits import MAX_PAIRED_GAMES
+
+        if self.players == 2 and self.games > MAX_PAIRED_GAMES:
+            per = self.games // self.deals
+            raise UserError(f"{what} makes {self.games:,} games ({per:,} a deal), more than "
+                            f"the {MAX_PAIRED_GAMES:,} a two-player tournament's report holds "
+                            f"in memory: play at most {MAX_PAIRED_GAMES // per:,} deals")
 
     def command(self) -> str:
         """The command that plays this tournament again (threads, output folder and chunk
@@ -279,8 +291,8 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
 
     >>> make_config(["random", "easy"], deals=10**6, seed=1).chunk_deals
     50000
-    >>> make_config(None, deals=10**9, seed=1).chunk_deals   # 6 pairings, 20,000 chunks
-    300031
+    >>> make_config(["random", "easy"], deals=5 * 10**7, seed=1).chunk_deals   # 1,000 chunks
+    50000
     """
     from .limits import MAX_CHUNK_DEALS, MAX_CHUNKS, MAX_DEALS
     from .registry import builtin_levels, default_field
@@ -336,11 +348,14 @@ def make_config(strategies: Sequence[str] | None, *, deals: int, seed: int,
         raise UserError(f"{deals:,} deals in chunks of {chunk_deals:,} make {chunks:,} chunks "
                         f"for {n_lineups} {what}{'s' if n_lineups != 1 else ''}, more than "
                         f"{MAX_CHUNKS:,}: {fix}")
-    return TournamentConfig(strategies=tuple(s.name for s in strats),
-                            versions=tuple(s.version for s in strats), seed=seed,
-                            deals=int(deals), chunk_deals=int(chunk_deals),
-                            gauntlet=strats[0].name if gauntlet is not None else None,
-                            rules=rules, plugins=tuple(plugins), forfeit=bool(forfeit))
+    config = TournamentConfig(strategies=tuple(s.name for s in strats),
+                              versions=tuple(s.version for s in strats), seed=seed,
+                              deals=int(deals), chunk_deals=int(chunk_deals),
+                              gauntlet=strats[0].name if gauntlet is not None else None,
+                              rules=rules, plugins=tuple(plugins), forfeit=bool(forfeit))
+    config.check_games(f"{deals:,} deals of {n_lineups:,} pairing"
+                       f"{'s' if n_lineups != 1 else ''}")
+    return config
 
 
 def _check_field(names: list, rules: Rules, gauntlet: bool, plugins: Sequence[str] = ()) -> None:

@@ -98,7 +98,9 @@ def test_messages_name_the_keyword_arguments_from_python(tmp_path):
         (dict(out=tmp_path / "full"), r"add resume=True to continue"),
         (dict(resume=True), r"^resume=True needs out, the folder"),
         (dict(resume=True, out=tmp_path / "none"), r"start it again without resume=True$"),
-        (dict(deals=10**9, chunk_deals=1), r"use chunk_deals=50000 or more$"),
+        (dict(deals=4 * 10**7, chunk_deals=1), r"use chunk_deals=2000 or more$"),
+        (dict(deals=6 * 10**7), r"more than the 100,000,000 a two-player tournament's report "
+                                r"holds in memory: play at most 50,000,000 deals$"),
         (dict(chunk_deals=0), r"^chunk_deals must be an integer in 1\.\.2,000,000, got 0$"),
         (dict(rules=Rules(players=3)), r"e\.g\. strategies=\['random', 'easy', 'random'\] "
                                        r"\(or, for two-player pairings, "
