@@ -65,6 +65,9 @@ class Group(click.Group):
             click.echo(f"durak-sim: {said or 'interrupted'}", err=True)
             sys.exit(130)
         except click.ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":   # (click 8.2+; 8.1 prints it)
+                click.echo(exc.ctx.get_help())   # no command: the help, as with --help
+                sys.exit(0)
             fail(exc.format_message().replace("\n", " "))
         except OSError as exc:   # (one the code did not word: its cause and file, no errno)
             fail(f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else

@@ -149,6 +149,15 @@ def test_listing_strategies_and_help_compile_nothing(tmp_path):
         assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*.nbi"))
 
 
+def test_no_command_prints_the_help_as_help_does():
+    """``durak-sim`` alone prints the help, laid out as ``--help`` lays it out, exit code 0
+    (click 8.2 raises it as an error, which came out squashed into one line)."""
+    bare = subprocess.run(CLI, capture_output=True, text=True)
+    helped = subprocess.run([*CLI, "--help"], capture_output=True, text=True)
+    assert bare.returncode == 0 and bare.stderr == ""
+    assert bare.stdout == helped.stdout and "\nCommands:\n" in bare.stdout
+
+
 def test_numba_num_threads_below_the_cores_is_the_default_not_an_error(tmp_path):
     """With ``NUMBA_NUM_THREADS`` set below the cores (common on shared machines), a run
     without --threads uses that many threads (it said "threads must be in 1..1, got None");
