@@ -132,13 +132,15 @@ def write_records(path, records: Iterable[dict]) -> int:
 
 
 def read_records(path) -> Iterator[dict]:
-    """Yield the records of a JSON Lines file (blank lines skipped), read one line at a time.
-    A line that is not a JSON object (not UTF-8, not JSON, a key given twice in one object,
+    """Yield the records of a JSON Lines file (blank lines skipped, a UTF-8 byte order mark
+    at its start too), read one line at a time. A line that is not a JSON object (not UTF-8, not JSON, a key given twice in one object,
     longer than ``MAX_LINE_BYTES``) raises RecordError naming its line number. Records are
     not validated: use ``validate_record``."""
     with open(Path(path), "rb") as f:
         try:
             for lineno, line in read_lines(f):
+                if lineno == 1 and line.startswith(b"\xef\xbb\xbf"):   # a UTF-8 byte order
+                    line = line[3:]                                    # mark, as editors save
                 if blank(line):
                     continue
                 try:

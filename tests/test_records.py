@@ -85,6 +85,18 @@ def test_write_read_round_trip(tmp_path):
         assert replay(validate_record(r)) == r["result"]
 
 
+def test_a_byte_order_mark_at_the_file_s_head_is_read_past(tmp_path):
+    """As position files are (docs/game-record.md): an editor's UTF-8 BOM before line 1;
+    one anywhere else is not JSON."""
+    rec = play(1, 0, ["easy", "random"])
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + dumps(rec).encode() + b"\n")
+    assert list(read_records(path)) == [rec]
+    path.write_bytes(dumps(rec).encode() + b"\n\xef\xbb\xbf" + dumps(rec).encode() + b"\n")
+    with pytest.raises(RecordError, match=r":2: not JSON"):
+        list(read_records(path))
+
+
 def test_read_bad_line_names_line_number(tmp_path):
     path = tmp_path / "bad.jsonl"
     path.write_text(dumps(play(1, 0, ["easy", "easy"])) + "\n\n{not json\n")
