@@ -280,6 +280,10 @@ def check_any(rec: dict) -> dict:
         from .reference import replay
 
         replay(rec)
+    else:   # its actions legal up to where it stopped (an illegal one: said with the record)
+        from .replay import render_record
+
+        render_record(rec)
     return rec
 
 

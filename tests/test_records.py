@@ -274,7 +274,13 @@ def test_replay_record_checks_each_record_as_text_and_as_json(tmp_path, record, 
                          str(good), *flag], capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0, ok.stderr
     for name, fn, words in (("deal", lambda r: r.update(deal=2 ** 70), ["deal must be"]),
-                            ("result", TAMPERS["wrong result"][0], ["result"])):
+                            ("result", TAMPERS["wrong result"][0], ["result"]),
+                            # stopped midway, yet an action after the deal's end: told with
+                            # its record (it was a bare line, and --json printed it back)
+                            ("overlong", lambda r: r.update(
+                                result=None, unfinished=True,
+                                actions=[*r["actions"], {"seat": 0, "act": "take"}]),
+                             ["the deal is over"])):
         bad = tmp_path / f"{name}.jsonl"
         bad.write_text(dumps(_tamper(record, fn)) + "\n")
         proc = subprocess.run([sys.executable, "-m", "durak_sim.cli", "replay", "--record",
