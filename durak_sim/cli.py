@@ -314,8 +314,10 @@ def match(strategies, deals, seed, threads, swap, records, force, as_json, progr
     if sprt is not None:
         from .sprt_match import run_sprt
 
-        if records is not None or not swap:
-            raise UserError("--sprt plays seat-swapped deal pairs and keeps no records")
+        if not swap:
+            raise UserError("--sprt plays seat-swapped deal pairs: leave out --no-swap")
+        if records is not None:
+            raise UserError("--sprt keeps no records: leave out --records")
         result = run_sprt(a, b, sprt[0], sprt[1], seed=seed, threads=threads, max_deals=deals,
                           progress=progress, interruptible=True, rules=rules)
         if as_json:

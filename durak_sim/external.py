@@ -158,6 +158,8 @@ def parse_spec(spec: str) -> list[str]:
     if not argv:
         raise UserError("engine: needs a program: engine:PATH or engine:\"CMD ARGS\"")
     prog = argv[0]
+    if os.path.isdir(prog) and ("/" in prog or prog.endswith(".py")):
+        raise UserError(f"engine program {prog} is a folder: name the program file in it")
     if prog.endswith(".py"):
         if not os.path.isfile(prog):
             raise UserError(f"engine program not found: {prog}")

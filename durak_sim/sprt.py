@@ -412,8 +412,8 @@ class SPRT:
                  model: str = "logistic"):
         if model not in ("logistic", "normalized"):
             raise ValueError(f"model must be 'logistic' or 'normalized', got {model!r}")
-        if not elo0 < elo1:
-            raise ValueError(f"need elo0 < elo1, got {elo0}, {elo1}")
+        if not elo0 < elo1:   # (nan compares false: it is no bound either)
+            raise ValueError(f"need finite elo0 < elo1, got {elo0}, {elo1}")
         if not -MAX_ELO <= elo0 < elo1 <= MAX_ELO:
             # past it a score is 0 or 1 in floating point: no distribution has that mean
             raise ValueError(f"elo0 and elo1 must lie within -{MAX_ELO:g}..{MAX_ELO:g}, got "

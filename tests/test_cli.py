@@ -33,6 +33,11 @@ def run_cli(*args):
     (["match", "easy", "random", "--sprt", "0", "inf"], ["SPRT", "-2000..2000"]),
     (["match", "easy", "random", "--sprt", "-1e308", "0"], ["SPRT", "-2000..2000"]),
     (["match", "easy", "random", "--sprt", "5", "0"], ["SPRT", "elo0 < elo1"]),
+    (["match", "easy", "random", "--sprt", "nan", "5"], ["SPRT", "finite elo0 < elo1"]),
+    (["match", "easy", "random", "--sprt", "0", "5", "--no-swap"], ["leave out --no-swap"]),
+    (["match", "easy", "random", "--sprt", "0", "5", "--records", "r.jsonl"],
+     ["--sprt keeps no records: leave out --records"]),
+    (["match", "easy", "engine:./"], ["engine program ./ is a folder"]),
     (["series", "easy", "random", "--deals", "10000", "--series", "100000000"],
      ["1,000,000,000,000 deals", "at most 100,000,000"]),
     # an empty value is refused, never taken as the default or as the current folder
