@@ -426,6 +426,8 @@ class Manifest:
             raise StorageError(f"{games} is not a folder: a tournament keeps its games there")
         try:
             d = json.loads(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            raise StorageError(f"cannot read {path}: it is not UTF-8 text (damaged?)") from None
         except (OSError, ValueError) as exc:
             raise StorageError(f"cannot read {path}: {exc}") from None
         if not isinstance(d, dict) or d.get("format") != MANIFEST_FORMAT:

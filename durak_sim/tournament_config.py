@@ -241,7 +241,13 @@ class TournamentConfig:
                        deals=deals, chunk_deals=integer("chunk_deals", 1, MAX_CHUNK_DEALS),
                        gauntlet=gauntlet, rules=rules, plugins=tuple(plugins),
                        forfeit=forfeit, grown_from=tuple(grown))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except KeyError as exc:
+            raise StorageError(f"malformed tournament config in manifest: it lacks "
+                               f"{exc.args[0]!r}") from None
+        except (TypeError, AttributeError):   # (Python's words would not say which)
+            raise StorageError("malformed tournament config in manifest: a field holds a "
+                               "value of the wrong kind (was the file edited?)") from None
+        except ValueError as exc:
             raise StorageError(f"malformed tournament config in manifest: "
                                f"{str(exc).splitlines()[0] if str(exc) else exc!r}") from None
 

@@ -78,6 +78,10 @@ EDITS = {
     "gauntlet": (["config", "gauntlet"], "normal", ["gauntlet"]),
     "grown from": (["config", "grown_from"], [400, 300], ["grown_from"]),
     "grown elsewhere": (["config", "grown_from"], [300], ["not a chunk"]),
+    # Python's own words ("string indices must be integers") said nothing of the manifest
+    "strategies as names": (["config", "strategies"], ["random", "easy"],
+                            ["malformed tournament config", "value of the wrong kind"]),
+    "no deals": (["config", "deals"], _DELETE, ["malformed tournament config", "lacks 'deals'"]),
 }
 
 
@@ -108,6 +112,14 @@ def test_a_broken_manifest_file_is_one_line(tmp_path, finished, text):
         proc = (run_cli if text == "{" else invoke)(*args)
         assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
         assert snapshot(out) == before
+
+
+def test_a_manifest_that_is_not_utf8_says_so(tmp_path, finished):
+    out = tmp_path / "t"
+    shutil.copytree(finished, out)
+    (out / "manifest.json").write_bytes(b"\xff\xfe{}")
+    for args in (["report", out], ["tournament", "--resume", out]):
+        assert_one_line_error(invoke(*args), "manifest.json: it is not UTF-8 text")
 
 
 def test_a_chunk_of_another_tournament_is_refused(tmp_path, finished):
