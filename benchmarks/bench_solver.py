@@ -54,6 +54,18 @@ import numpy as np
 from durak_sim.bench import first_paragraph, json_line, run_script
 
 
+def _say_if_cold(variant: bool) -> None:
+    """On stderr, before a cold compile of a search: what it compiles and about how long
+    (it is timed apart, as ``compile_s``)."""
+    from durak_sim import warm
+
+    if warm.search_cached(variant) is False:
+        what = "the variant search" if variant else "the endgame solver"
+        print(f"bench_solver: compiling {what} for first use (about "
+              f"{warm.cost('variant' if variant else 'solver'):.0f} s, reported apart as "
+              f"compile_s)", file=sys.stderr, flush=True)
+
+
 def _beats(c: int, o: int, trump: int) -> bool:
     if c & 3 == o & 3:
         return c >> 2 > o >> 2
@@ -183,6 +195,7 @@ def playout(args) -> None:
         return int(out[1]), time.perf_counter() - t
 
     g0 = ReferenceGame.from_position(_position_dict(positions[0]))
+    _say_if_cold(False)
     compile_s = decide(g0, 1)[1]
     n = len(positions)
     first = np.empty(n)
@@ -266,9 +279,12 @@ def replay(args, calls: list) -> None:
                                          stats)
         return solver.solve_root(*kernel_position(p), tt, i64(stamp), cap, mode, out, stats)
 
+    variant = next((p for _, p, _ in calls if p.variant), None)
+    _say_if_cold(False)
+    if variant is not None:
+        _say_if_cold(True)
     t = time.perf_counter()
     run(Position(0, (1, 2)), 1)  # load or compile the kernels
-    variant = next((p for _, p, _ in calls if p.variant), None)
     if variant is not None:
         run(variant, 1)
     compile_s = time.perf_counter() - t
@@ -371,6 +387,7 @@ def main(argv=None) -> None:
             i64(p["attacker"]), table, i64(0), i64(0), i64(0), tt, i64(stamp),
             i64(args.node_cap), mode, out, stats)
 
+    _say_if_cold(False)
     t1 = time.perf_counter()
     run(dict(hands=(1, 2), stock=(), trump=0, attacker=0), 1)  # load or compile the kernel
     compile_s = time.perf_counter() - t1
