@@ -253,10 +253,10 @@ def solve_command(file: str, as_json: bool, time_limit: float, max_nodes: int,
 
     Big endgames (10 cards each) can take far longer than a minute to solve exactly, so
     every search has a budget: by default 60 s a position (--time-limit 0: none), which
-    brings any position back within about a minute. A search stopped by its budget (or by
-    Ctrl-C, which exits with code 130) is marked NOT EXACT and gives the bounds on the value
-    it proved and what it proved of each action. On a terminal, stderr shows the progress
-    about once a second.
+    brings any position back within about a minute. A search stopped by its budget (exit
+    code 0) or by Ctrl-C (exit code 130) is marked NOT EXACT and gives the bounds on the
+    value it proved and what it proved of each action: its value is then the best guess
+    within them. On a terminal, stderr shows the progress about once a second.
     """
     if time_limit != time_limit:   # nan passes any range check
         _fail("--time-limit must be a number of seconds, got nan")
