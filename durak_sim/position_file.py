@@ -3,7 +3,6 @@ one at a time, as one JSON object (over any lines) or JSON Lines, each bounded i
 """
 from __future__ import annotations
 
-import codecs
 import contextlib
 import itertools
 import json
@@ -36,7 +35,7 @@ class PositionFile:
         self.reachable = reachable   # Position.from_dict's: False reads what no deal reaches
 
     def __iter__(self) -> Iterator[tuple[Position, bool]]:
-        from .records import read_lines
+        from .records import read_lines, without_bom
 
         try:
             # standard input is read, not closed
@@ -45,7 +44,7 @@ class PositionFile:
         except OSError as e:
             raise UserError(f"cannot read {self.path}: {e.strerror or e}") from None
         with f as stream:
-            raw = _without_bom(read_lines(stream, MAX_POSITION_BYTES))
+            raw = without_bom(read_lines(stream, MAX_POSITION_BYTES))
             lines = False   # JSON Lines, rather than one object
             ahead = self._ahead(raw)
             if ahead is None:
@@ -151,11 +150,3 @@ def load_positions(path: str) -> list[Position]:
     """Every position of a file (``PositionFile``: one JSON object or JSON Lines), read
     whole. ``UserError`` names the line of a bad position in JSON Lines."""
     return [p for p, _ in PositionFile(path)]
-
-
-def _without_bom(raw):
-    """The numbered lines of ``raw``, the first without a UTF-8 byte order mark (which some
-    editors write at the head of a file)."""
-    for no, line in raw:
-        yield no, (line[len(codecs.BOM_UTF8):] if no == 1 and line.startswith(codecs.BOM_UTF8)
-                   else line)

@@ -14,6 +14,7 @@ byte-identical whichever engine played it. Files are JSON Lines, one record a li
 """
 from __future__ import annotations
 
+import codecs
 import json
 import reprlib
 import sys
@@ -133,14 +134,13 @@ def write_records(path, records: Iterable[dict]) -> int:
 
 def read_records(path) -> Iterator[dict]:
     """Yield the records of a JSON Lines file (blank lines skipped, a UTF-8 byte order mark
-    at its start too), read one line at a time. A line that is not a JSON object (not UTF-8, not JSON, a key given twice in one object,
-    longer than ``MAX_LINE_BYTES``) raises RecordError naming its line number. Records are
-    not validated: use ``validate_record``."""
+    at its start too), read one line at a time. A line that is not a JSON object (not UTF-8,
+    not JSON, a key given twice in one object, longer than ``MAX_LINE_BYTES``) raises
+    RecordError naming its line number. Records are not validated: use
+    ``validate_record``."""
     with open(Path(path), "rb") as f:
         try:
-            for lineno, line in read_lines(f):
-                if lineno == 1 and line.startswith(b"\xef\xbb\xbf"):   # a UTF-8 byte order
-                    line = line[3:]                                    # mark, as editors save
+            for lineno, line in without_bom(read_lines(f)):
                 if blank(line):
                     continue
                 try:
@@ -201,6 +201,18 @@ def read_lines(f: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[tuple[int, 
         if len(line) > limit and not line.endswith(b"\n"):
             raise LineTooLong(lineno, limit)
         yield lineno, line
+
+
+def without_bom(lines: Iterable[tuple[int, bytes]]) -> Iterator[tuple[int, bytes]]:
+    """The numbered lines of :func:`read_lines`, the first without a UTF-8 byte order mark
+    (which some editors write at the head of a file).
+
+    >>> list(without_bom([(1, codecs.BOM_UTF8 + b"{}"), (2, codecs.BOM_UTF8)]))
+    [(1, b'{}'), (2, b'\xef\xbb\xbf')]
+    """
+    for no, line in lines:
+        yield no, (line[len(codecs.BOM_UTF8):] if no == 1 and line.startswith(codecs.BOM_UTF8)
+                   else line)
 
 
 def blank(line: bytes) -> bool:
