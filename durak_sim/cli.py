@@ -65,7 +65,8 @@ class Group(click.Group):
             click.echo(f"durak-sim: {said or 'interrupted'}", err=True)
             sys.exit(130)
         except click.ClickException as exc:
-            if type(exc).__name__ == "NoArgsIsHelpError":   # (click 8.2+; 8.1 prints it)
+            if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):
+                # (click 8.2+ raises it; 8.1 printed the help itself)
                 click.echo(exc.ctx.get_help())   # no command: the help, as with --help
                 sys.exit(0)
             fail(exc.format_message().replace("\n", " "))

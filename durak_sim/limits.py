@@ -5,12 +5,12 @@ is checked against these before anything is played or written (the CLI shows the
 * Deal indices and seeds are the kernel's ``int64``: at most ``2**63 - 1``.
 * ``MAX_DEALS`` deal indices per match or tournament pairing: a few minutes of the fastest
   pairing on two cores, hours of the slower ones. A two-player match or tournament keeps
-  per-deal counts for its paired intervals (about 40 bytes a deal and pairing, twice that
-  while they are merged: a match of ``MAX_DEALS`` deals peaks near 8 GB), and stores or
-  summarises everything else per block or chunk.
+  per-deal counts for its paired intervals (40 bytes a deal and pairing: five int64s; twice
+  that while they are merged, so a match of ``MAX_DEALS`` deals needs some 4-8 GB, an
+  estimate from those sizes), and stores or summarises everything else per block or chunk.
 * ``MAX_PAIRED_GAMES`` games of a two-player tournament in all (pairings times seat swaps
   times deals): its report holds those per-deal counts of every pairing at once (measured:
-  20,000,000 games peak at 1.7 GB, so about 7 GB at the bound). Larger tables count their
+  20,000,000 games peak at 1.7 GB; at that rate, about 7 GB at the bound). Larger tables count their
   places chunk by chunk in flat memory (24,000,000 four-player games: 0.44 GB).
 * A tournament's manifest lists every chunk and is rewritten as each one is stored, so a
   tournament has at most ``MAX_CHUNKS`` chunks in all (the default chunk size grows to fit,

@@ -107,7 +107,6 @@ def _stored_chunks(out: Path, manifest: Manifest, config: TournamentConfig) -> l
     return chunks
 
 
-
 def load_games(out: Path, manifest: Manifest, config: TournamentConfig) -> pd.DataFrame:
     """Every stored game of the folder as a games frame (:mod:`durak_sim.stats`),
     checksums verified, in the canonical order (pairings as in the config, then deal,
