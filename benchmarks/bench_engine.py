@@ -16,8 +16,8 @@ Per run, on the same deal pairs ``0 .. deals-1`` against ``easy`` (seed 1, seats
   in-process (the message built and encoded too).
 
 Process start-up (``hello``) is inside ``engine_s``. ``easy``'s compile (or cache load) is
-timed apart, before either clock starts (``compile_s``; about 0 after the first run). The machine's other load makes single
-runs noisy: use ``--repeat`` and compare the best.
+timed apart, before either clock starts (``compile_s``; about 0 after the first run). The
+machine's other load makes single runs noisy: use ``--repeat`` and compare the best.
 """
 import argparse
 import importlib.util

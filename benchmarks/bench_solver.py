@@ -55,15 +55,13 @@ from durak_sim.bench import first_paragraph, json_line, run_script
 
 
 def _say_if_cold(variant: bool) -> None:
-    """On stderr, before a cold compile of a search: what it compiles and about how long
-    (it is timed apart, as ``compile_s``)."""
-    from durak_sim import warm
+    """On stderr, before a cold compile of a search, what ``durak-sim solve`` says (it is
+    timed apart here, as ``compile_s``)."""
+    from durak_sim.warm import search_notice
 
-    if warm.search_cached(variant) is False:
-        what = "the variant search" if variant else "the endgame solver"
-        print(f"bench_solver: compiling {what} for first use (about "
-              f"{warm.cost('variant' if variant else 'solver'):.0f} s, reported apart as "
-              f"compile_s)", file=sys.stderr, flush=True)
+    notice = search_notice(variant)
+    if notice is not None:
+        print(f"bench_solver: {notice}", file=sys.stderr, flush=True)
 
 
 def _beats(c: int, o: int, trump: int) -> bool:

@@ -196,12 +196,9 @@ class _Solver:
     def _warm_up(self, position: Position) -> None:
         from . import warm
 
-        variant = bool(position.variant)
-        if warm.search_cached(variant) is False:   # a cold compile: say so before it
-            what = "the variant search" if variant else "the endgame solver"
-            print(f"durak-sim: compiling {what} for first use (about "
-                  f"{warm.cost('variant' if variant else 'solver'):.0f} s); later runs load "
-                  f"it from the cache", file=sys.stderr, flush=True)
+        notice = warm.search_notice(bool(position.variant))
+        if notice is not None:   # a cold compile: say so before it
+            print(f"durak-sim: {notice}", file=sys.stderr, flush=True)
         self.stamp += 1
         self._search(position, 0, 0, _Control(position.to_move), time.perf_counter())
 

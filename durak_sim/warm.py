@@ -63,6 +63,17 @@ def search_cached(variant: bool) -> bool | None:
         return None
 
 
+def search_notice(variant: bool) -> str | None:
+    """What to say before a cold compile of a search (None when numba loads it from its
+    cache, or cannot tell)."""
+    if search_cached(variant) is not False:
+        return None
+    what = "the variant search" if variant else "the endgame solver"
+    return (f"compiling {what} for first use (about "
+            f"{cost('variant' if variant else 'solver'):.0f} s); later runs load it from the "
+            f"cache")
+
+
 def part_cached(name: str) -> bool | None:
     """Whether numba loads search part ``name`` (a key of :data:`PARTS`) from its cache
     (None: cannot be told). A cold strategy whose parts are cached compiles only its own
